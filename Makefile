@@ -1,0 +1,28 @@
+# dgm — two commands on a fresh machine: `make test` and (once the engine lands) `make evolve`.
+# Each target brings up what it needs by itself (scripts/bootstrap.sh).
+PY ?= python3
+VENV ?= .venv
+STAMP := $(VENV)/.bootstrap-stamp
+PYTEST_ARGS ?=
+
+.PHONY: test lint bench clean help
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(STAMP): pyproject.toml scripts/bootstrap.sh scripts/system-packages.txt
+	scripts/bootstrap.sh $(VENV) $(PY)
+	@touch $@
+
+test: $(STAMP)  ## run the test suite (installs what it needs first)
+	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)  ## ruff: lint and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: $(STAMP)  ## run the benchmarks in benchmarks/
+	$(VENV)/bin/python benchmarks/bench_archive.py
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache *.egg-info

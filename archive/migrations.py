@@ -1,0 +1,126 @@
+"""Numbered schema migrations, applied in order on open, each in its own transaction.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def _execute_all(db: sqlite_utils.Database, statements: str) -> None:
+    # executescript() would commit the surrounding transaction; run one at a time.
+    for statement in statements.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def m0001_initial(db: sqlite_utils.Database) -> None:
+    _execute_all(
+        db,
+        """
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            created_at REAL NOT NULL,
+            seed INTEGER,
+            config TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE TABLE blobs (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            size INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE TABLE paths (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE snapshots (
+            id INTEGER PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            n_files INTEGER NOT NULL,
+            total_bytes INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE snapshot_files (
+            snapshot_id INTEGER NOT NULL REFERENCES snapshots(id),
+            path_id INTEGER NOT NULL REFERENCES paths(id),
+            mode INTEGER NOT NULL,
+            blob_id INTEGER REFERENCES blobs(id),
+            PRIMARY KEY (snapshot_id, path_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE nodes (
+            id INTEGER PRIMARY KEY,
+            parent_id INTEGER REFERENCES nodes(id),
+            snapshot_id INTEGER NOT NULL REFERENCES snapshots(id),
+            status TEXT NOT NULL
+                CHECK (status IN ('pending', 'valid', 'invalid', 'failed')),
+            reason TEXT,
+            origin TEXT NOT NULL DEFAULT '{}',
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX nodes_parent ON nodes(parent_id);
+        CREATE TABLE evaluations (
+            id INTEGER PRIMARY KEY,
+            node_id INTEGER NOT NULL REFERENCES nodes(id),
+            benchmark TEXT NOT NULL,
+            task_id TEXT NOT NULL,
+            attempt INTEGER NOT NULL CHECK (attempt >= 0),
+            resolved INTEGER NOT NULL CHECK (resolved IN (0, 1)),
+            tests TEXT NOT NULL DEFAULT '{}',
+            duration_s REAL NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            log_blob_id INTEGER REFERENCES blobs(id),
+            created_at REAL NOT NULL,
+            UNIQUE (node_id, benchmark, task_id, attempt)
+        );
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL DEFAULT '{}',
+            state TEXT NOT NULL
+                CHECK (state IN ('queued', 'running', 'done', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1),
+            worker TEXT,
+            heartbeat_at REAL,
+            created_at REAL NOT NULL,
+            started_at REAL,
+            finished_at REAL,
+            result TEXT,
+            error TEXT
+        );
+        CREATE INDEX jobs_state ON jobs(state, id);
+        CREATE TABLE fm_calls (
+            id INTEGER PRIMARY KEY,
+            job_id INTEGER REFERENCES jobs(id),
+            node_id INTEGER REFERENCES nodes(id),
+            model TEXT NOT NULL,
+            prompt_tokens INTEGER NOT NULL DEFAULT 0,
+            completion_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            latency_s REAL NOT NULL DEFAULT 0,
+            request_hash TEXT NOT NULL,
+            status TEXT NOT NULL,
+            error TEXT,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX fm_calls_request_hash ON fm_calls(request_hash);
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            ts REAL NOT NULL,
+            kind TEXT NOT NULL,
+            node_id INTEGER,
+            job_id INTEGER,
+            data TEXT NOT NULL DEFAULT '{}'
+        )
+        """,
+    )
+
+
+# Position in this list + 1 is the migration's number.
+MIGRATIONS: list[Migration] = [m0001_initial]

@@ -1,0 +1,3 @@
+from dgm.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Isolation backends for untrusted agent code: docker, bwrap, local, behind one interface."""
