@@ -5,7 +5,7 @@ VENV ?= .venv
 STAMP := $(VENV)/.bootstrap-stamp
 PYTEST_ARGS ?=
 
-.PHONY: test lint bench clean help
+.PHONY: test sandbox lint bench clean help
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -14,15 +14,19 @@ $(STAMP): pyproject.toml scripts/bootstrap.sh scripts/system-packages.txt
 	scripts/bootstrap.sh $(VENV) $(PY)
 	@touch $@
 
-test: $(STAMP)  ## run the test suite (installs what it needs first)
+test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+sandbox: $(STAMP)  ## start dockerd and build the sandbox image/rootfs if missing (root)
+	scripts/sandbox-up.sh $(VENV)
 
 lint: $(STAMP)  ## ruff: lint and format check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-bench: $(STAMP)  ## run the benchmarks in benchmarks/
+bench: $(STAMP) sandbox  ## run the benchmarks in benchmarks/
 	$(VENV)/bin/python benchmarks/bench_archive.py
+	$(VENV)/bin/python benchmarks/bench_sandbox.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache *.egg-info

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from archive import Archive, ArchiveError
+from sandbox import BACKENDS
 
 from . import __version__
 
@@ -87,6 +88,106 @@ def archive_check(run_dir: Path) -> None:
             click.echo(str(problem), err=True)
         raise click.ClickException(f"{len(problems)} problem(s) found in {run_dir}")
     click.echo(f"ok: {run_dir} passed every check")
+
+
+@main.group("sandbox")
+def sandbox_group() -> None:
+    """Build the sandbox image, check the backends, run a command in a sandbox."""
+
+
+@sandbox_group.command("build")
+@click.option("--offline", is_flag=True, help="Make the base image without any registry (debootstrap, docker import).")
+@click.option("--mirror", metavar="URL", help="Debian mirror for debootstrap (default: the one apt uses here).")
+@click.option("--force", is_flag=True, help="Rebuild even when an image of this recipe exists.")
+def sandbox_build(offline: bool, mirror: str | None, force: bool) -> None:
+    """Build the sandbox image (docker) and rootfs (bwrap), or reuse them.
+
+    Both are keyed by a hash of sandbox/Dockerfile, provision.sh and requirements.txt.
+    With --offline the rootfs is debootstrapped from Debian's packages, provisioned with
+    wheels downloaded on the host, and imported into docker when a daemon answers."""
+    from sandbox import BackendUnavailable, SandboxError, image
+    from sandbox.docker_backend import DockerBackend
+
+    def progress(msg: str) -> None:
+        click.echo(f"sandbox build: {msg}", err=True)
+
+    try:
+        if offline:
+            image.build_rootfs(mirror, progress, force=force)
+        try:
+            client = DockerBackend().client()
+        except BackendUnavailable as exc:
+            if not offline:
+                raise
+            progress(f"docker image skipped: {exc}")
+            return
+        image.build_image(client, offline, mirror, progress, force=force)
+    except SandboxError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"image {image.image_tag()}, rootfs {image.rootfs_dir()}")
+
+
+@sandbox_group.command("doctor")
+@click.option("--strict", is_flag=True, help="Exit 1 unless every isolating backend (docker, bwrap) works.")
+def sandbox_doctor(strict: bool) -> None:
+    """Say which sandbox backends work on this machine, and why not where they do not."""
+    from sandbox import doctor
+
+    findings = doctor.diagnose()
+    for f in findings:
+        state = "works" if f.availability.ok else "NOT WORKING"
+        click.echo(f"{f.backend:7} {state}: {f.availability.detail}")
+    for note in doctor.notes():
+        click.echo(f"note: {note}")
+    isolating = [f for f in findings if f.isolating]
+    working = [f.backend for f in isolating if f.availability.ok]
+    if strict and len(working) < len(isolating):
+        raise click.ClickException("not every isolating backend works (see above)")
+    if not working:
+        raise click.ClickException("no isolating backend works; agents cannot be run safely here")
+
+
+@sandbox_group.command("run", context_settings={"ignore_unknown_options": True})
+@click.option(
+    "--backend",
+    "backend_name",
+    type=click.Choice(sorted(BACKENDS)),
+    default="bwrap",
+    show_default=True,
+    help="Sandbox backend.",
+)
+@click.option(
+    "--mount",
+    "mounts",
+    multiple=True,
+    metavar="SRC:TARGET[:rw]",
+    help="Host directory to show at TARGET (read-only unless :rw, which gives a private copy).",
+)
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Wall-clock limit in seconds.")
+@click.option("--memory-mb", type=int, default=1024, show_default=True, help="Memory limit.")
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+def sandbox_run(
+    backend_name: str, mounts: tuple[str, ...], timeout: float, memory_mb: int, command: tuple[str, ...]
+) -> None:
+    """Run COMMAND in a fresh sandbox and exit with its exit code."""
+    from sandbox import Limits, Mount, SandboxError, SandboxSpec, get_backend
+
+    try:
+        parsed = []
+        for item in mounts:
+            src, _, rest = item.partition(":")
+            target, _, mode = rest.partition(":")
+            parsed.append(Mount(target, Path(src), writable=mode == "rw"))
+        spec = SandboxSpec(mounts=tuple(parsed), limits=Limits(wall_s=timeout, memory_mb=memory_mb))
+        with get_backend(backend_name).start(spec) as session:
+            result = session.exec(list(command))
+    except SandboxError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(result.stdout, nl=False)
+    click.echo(result.stderr, nl=False, err=True)
+    if result.limit_hit:
+        click.echo(f"sandbox: limit hit: {result.limit_hit}", err=True)
+    raise SystemExit(result.exit_code if result.exit_code >= 0 else 128 - result.exit_code)
 
 
 if __name__ == "__main__":

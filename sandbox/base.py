@@ -1,0 +1,203 @@
+"""The sandbox interface: a `Backend` starts `Session`s from a `SandboxSpec`.
+
+`Session` holds what every backend shares: the writable area, the mapping from sandbox
+paths to host directories, `copy_in`/`copy_out`, and idempotent `close()`."""
+
+from __future__ import annotations
+
+import abc
+import atexit
+import logging
+import os
+import re
+import secrets
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import ClassVar, Protocol
+
+from . import fs
+from .errors import SandboxError, SessionClosed
+from .scratch import Scratch
+from .spec import ExecResult, SandboxSpec
+
+log = logging.getLogger(__name__)
+
+SANDBOX_UID = 1000  # the sandbox user's uid inside every backend (the image's `agent`)
+
+
+@dataclass(frozen=True)
+class Availability:
+    ok: bool
+    detail: str  # what works, or exactly why not and what to install or start
+
+
+class Backend(Protocol):
+    name: ClassVar[str]
+
+    def availability(self) -> Availability: ...
+
+    def start(self, spec: SandboxSpec) -> Session: ...
+
+
+def smoke_test(backend: Backend, timeout: float = 60.0) -> tuple[str | None, Session | None]:
+    """Start a session and run python3 in it. Returns (why it failed, None), or (None, the
+    session, closed) when it worked."""
+    try:
+        with backend.start(SandboxSpec()) as session:
+            result = session.exec(["/usr/bin/python3", "-c", "print('ok')"], timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - the doctor reports whatever stops a backend
+        return f"{backend.name} cannot start a sandbox here: {exc}", None
+    if result.stdout.strip() != "ok":
+        return f"{backend.name} sandbox did not run python3: {result.stderr.strip()[-300:]}", None
+    return None, session
+
+
+def sessions_root() -> Path:
+    """Where sessions keep their writable areas (one directory per session)."""
+    base = Path(os.environ.get("DGM_SANDBOX_DIR") or Path(tempfile.gettempdir()) / "dgm-sandbox")
+    base.mkdir(mode=0o711, parents=True, exist_ok=True)
+    return base
+
+
+_SESSION_NAME = re.compile(r"^(\d+)-[0-9a-f]{8}$")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_sessions() -> int:
+    """Remove writable areas and cgroups of sessions whose process is gone (a crashed run).
+    Returns how many sessions were cleaned up."""
+    from .cgroups import CgroupSet
+    from .scratch import Scratch
+
+    cleaned = 0
+    for path in sessions_root().iterdir():
+        match = _SESSION_NAME.match(path.name)
+        if not match or _pid_alive(int(match.group(1))):
+            continue
+        log.info("removing stale sandbox session %s", path.name)
+        group = CgroupSet.existing(f"dgm-{path.name}")
+        if group is not None:
+            group.remove()
+        Scratch.attach(path).remove()
+        cleaned += 1
+    return cleaned
+
+
+class Session(abc.ABC):
+    """One sandbox. Commands run one at a time; nothing they start outlives their `exec`."""
+
+    def __init__(self, spec: SandboxSpec, owner: tuple[int, int] | None):
+        self.spec = spec
+        self.id = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.closed = False
+        self.scratch = Scratch(sessions_root() / self.id, spec.limits.disk_mb, owner)
+        self.host_dirs: dict[str, Path] = {}  # sandbox mount target -> host directory
+        try:
+            for i, mount in enumerate(spec.mounts):
+                self.host_dirs[mount.target] = (
+                    self.scratch.volume(mount, i) if mount.writable else Path(mount.source).resolve()
+                )
+        except BaseException:
+            self.scratch.remove()
+            raise
+        atexit.register(self.close)
+
+    # --- running ---------------------------------------------------------------------
+    def exec(
+        self,
+        cmd: str | list[str],
+        timeout: float | None = None,
+        stdin: bytes | str | None = None,
+        env: dict[str, str] | None = None,
+        workdir: str | None = None,
+    ) -> ExecResult:
+        """Run `cmd` (a string goes through /bin/sh -c) and wait for it, at most `timeout`
+        seconds (default: the spec's wall limit). Every process it started is gone after."""
+        if self.closed:
+            raise SessionClosed(f"session {self.id} is closed")
+        argv = ["/bin/sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        return self._exec(
+            argv,
+            timeout or self.spec.limits.wall_s,
+            data,
+            {**self.spec.env, **(env or {})},
+            workdir or self.spec.workdir,
+        )
+
+    @abc.abstractmethod
+    def _exec(
+        self, argv: list[str], timeout: float, stdin: bytes | None, env: dict[str, str], workdir: str
+    ) -> ExecResult: ...
+
+    # --- files -----------------------------------------------------------------------
+    def _locate(self, sandbox_path: str, writable: bool) -> tuple[Path, list[str]]:
+        path = PurePosixPath(sandbox_path)
+        for mount in sorted(self.spec.mounts, key=lambda m: -len(m.target)):
+            if path == PurePosixPath(mount.target) or PurePosixPath(mount.target) in path.parents:
+                if writable and not mount.writable:
+                    raise SandboxError(f"{sandbox_path} is in the read-only mount {mount.target}")
+                return self.host_dirs[mount.target], fs.split(str(path.relative_to(mount.target)))
+        raise SandboxError(f"{sandbox_path} is not inside any mount of this sandbox")
+
+    def copy_in(self, host_path: str | Path, sandbox_path: str) -> None:
+        """Copy a host file or directory to `sandbox_path` (inside a writable mount)."""
+        self._check_open()
+        root, parts = self._locate(sandbox_path, writable=True)
+        if not parts:
+            raise SandboxError("copy_in needs a path below the mount point, not the mount itself")
+        with fs.open_dir(root, parts[:-1], create=True, owner=self.scratch.owner) as fd:
+            fs.copy_in(Path(host_path), fd, parts[-1], self.scratch.owner)
+
+    def copy_out(self, sandbox_path: str, host_path: str | Path) -> Path:
+        """Copy `sandbox_path` out to `host_path` (which must not exist). Symlinks come out
+        as symlinks and are never followed, on the way or at the end."""
+        self._check_open()
+        host_path = Path(host_path)
+        if host_path.exists() or host_path.is_symlink():
+            raise SandboxError(f"{host_path} already exists")
+        root, parts = self._locate(sandbox_path, writable=False)
+        if not parts:
+            host_path.mkdir(mode=0o700)
+            with fs.open_dir(root, []) as fd:
+                for entry in sorted(os.listdir(fd)):
+                    fs.copy_out(fd, entry, host_path / entry)
+            return host_path
+        with fs.open_dir(root, parts[:-1]) as fd:
+            fs.copy_out(fd, parts[-1], host_path)
+        return host_path
+
+    # --- lifetime ----------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self.closed:
+            raise SessionClosed(f"session {self.id} is closed")
+
+    def close(self) -> None:
+        """Kill everything still running, remove the writable area. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        atexit.unregister(self.close)
+        try:
+            self._teardown()
+        finally:
+            self.scratch.remove()
+
+    @abc.abstractmethod
+    def _teardown(self) -> None: ...
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,213 @@
+"""bubblewrap backend: no daemon, a fresh set of namespaces for every command.
+
+The sandbox sees the image rootfs read-only (never the host's own files), its writable
+mounts and /tmp from the session's capped area, and nothing of the network. As root,
+commands run as an unprivileged host uid of their own (so RLIMIT_NPROC is per session)
+inside a per-session cgroup for memory and processes."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import image, runner
+from .base import SANDBOX_UID, Availability, Session, sessions_root, smoke_test, sweep_stale_sessions
+from .cgroups import CgroupSet
+from .errors import BackendUnavailable
+from .spec import SOCKET_PATH, ExecResult, SandboxSpec
+
+UID_BASE = 200_000  # host uids for sessions when run as root: UID_BASE + slot
+UID_SLOTS = 4096
+SKIP_TOP = {"proc", "dev", "sys", "tmp", "run", image.COMPLETE_MARKER}
+
+# Runs as root on the host: joins the session cgroups, then becomes the session's uid.
+_ENTER = 'for f in $DGM_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
+
+
+class BwrapBackend:
+    name = "bwrap"
+
+    def __init__(self, rootfs: Path | None = None):
+        self.rootfs = Path(rootfs) if rootfs else None
+        self._swept = False
+
+    def _rootfs(self, spec: SandboxSpec) -> Path:
+        return Path(spec.image) if spec.image else (self.rootfs or image.rootfs_dir())
+
+    def availability(self) -> Availability:
+        if shutil.which("bwrap") is None:
+            return Availability(False, "bubblewrap is not installed: apt-get install -y bubblewrap")
+        rootfs = self.rootfs or image.rootfs_dir()
+        if not image.rootfs_ready(rootfs):
+            return Availability(False, f"no sandbox rootfs at {rootfs}: run `dgm sandbox build --offline` as root")
+        failure, session = smoke_test(self)
+        if failure:
+            return Availability(False, failure)
+        cg = "cgroups for memory/pids" if session.cgroup_used else "rlimits only (no writable cgroup tree)"
+        return Availability(True, f"bubblewrap with rootfs {rootfs}; {cg}")
+
+    def start(self, spec: SandboxSpec) -> BwrapSession:
+        if shutil.which("bwrap") is None:
+            raise BackendUnavailable("bubblewrap is not installed: apt-get install -y bubblewrap")
+        rootfs = self._rootfs(spec)
+        if not image.rootfs_ready(rootfs):
+            raise BackendUnavailable(f"no sandbox rootfs at {rootfs}: run `dgm sandbox build --offline` as root")
+        if not self._swept:
+            sweep_stale_sessions()
+            self._swept = True
+        return BwrapSession(spec, rootfs)
+
+
+class _UidSlot:
+    """An exclusive host uid for one session, held by an flock until released."""
+
+    def __init__(self) -> None:
+        lock_dir = sessions_root() / "uids"
+        lock_dir.mkdir(mode=0o700, exist_ok=True)
+        for slot in range(UID_SLOTS):
+            fd = os.open(lock_dir / f"{slot}.lock", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self.fd, self.uid = fd, UID_BASE + slot
+            return
+        raise BackendUnavailable(f"all {UID_SLOTS} sandbox uids are in use")
+
+    def release(self) -> None:
+        os.close(self.fd)
+
+
+class BwrapSession(Session):
+    def __init__(self, spec: SandboxSpec, rootfs: Path):
+        self.rootfs = rootfs
+        self.slot = _UidSlot() if os.geteuid() == 0 else None
+        owner = (self.slot.uid, self.slot.uid) if self.slot else None
+        try:
+            super().__init__(spec, owner)
+            self.cgroup = (
+                CgroupSet.create(f"dgm-{self.id}", spec.limits.memory_mb, spec.limits.pids) if self.slot else None
+            )
+            self.socket = Path(spec.socket) if spec.socket else None
+            if self.slot:
+                self._expose_read_only_sources()
+        except BaseException:
+            if self.slot:
+                self.slot.release()
+            if hasattr(self, "scratch"):
+                self.scratch.remove()
+            raise
+        self.cgroup_used = self.cgroup is not None
+
+    def _expose_read_only_sources(self) -> None:
+        """Bind read-only sources and the socket into the writable area on the host, so the
+        unprivileged sandbox uid reaches them without traversing the host directories above
+        them (a root-only temp directory, say) and without seeing anything else there."""
+        for i, mount in enumerate(self.spec.mounts):
+            if not mount.writable:
+                self.host_dirs[mount.target] = self.scratch.bind_read_only(self.host_dirs[mount.target], f"ro{i}")
+        if self.socket is not None:
+            self.socket = self.scratch.bind_read_only(self.socket, "fm.sock")
+
+    def _bwrap_args(self, workdir: str, env: dict[str, str]) -> list[str]:
+        args = [
+            "bwrap",
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+            "--uid",
+            str(SANDBOX_UID),
+            "--gid",
+            str(SANDBOX_UID),
+            "--hostname",
+            "dgm-sandbox",
+            "--cap-drop",
+            "ALL",
+            "--tmpfs",
+            "/",
+        ]
+        for entry in sorted(os.listdir(self.rootfs)):
+            if entry in SKIP_TOP:
+                continue
+            path = self.rootfs / entry
+            if path.is_symlink():
+                args += ["--symlink", os.readlink(path), f"/{entry}"]
+            elif path.is_dir():
+                args += ["--ro-bind", str(path), f"/{entry}"]
+        args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(self.scratch.tmp), "/tmp"]
+        for mount in self.spec.mounts:
+            args += ["--bind" if mount.writable else "--ro-bind", str(self.host_dirs[mount.target]), mount.target]
+        if self.socket is not None:
+            args += ["--ro-bind", str(self.socket), SOCKET_PATH]
+        args += ["--remount-ro", "/", "--chdir", workdir]
+        for key, value in sorted(env.items()):
+            args += ["--setenv", key, value]
+        return args + ["--"]
+
+    def _exec(
+        self, argv: list[str], timeout: float, stdin: bytes | None, env: dict[str, str], workdir: str
+    ) -> ExecResult:
+        limits = self.spec.limits
+        env = {
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOME": "/tmp",
+            "LANG": "C.UTF-8",
+            **({"DGM_FM_SOCKET": SOCKET_PATH} if self.spec.socket else {}),
+            **env,
+        }
+        rlimits = [
+            f"--cpu={int(limits.cpu_s)}:{int(limits.cpu_s) + 1}",
+            f"--fsize={limits.disk_mb * 2**20}",
+            "--core=0",
+        ]
+        if self.cgroup is None:
+            rlimits.append(f"--as={limits.memory_mb * 2**20}")
+        prefix = ["prlimit", *rlimits, "--"]
+        host_env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+        if self.slot:
+            rlimits.append(f"--nproc={limits.pids}")
+            prefix = [
+                "prlimit",
+                *rlimits,
+                "--",
+                "setpriv",
+                f"--reuid={self.slot.uid}",
+                f"--regid={self.slot.uid}",
+                "--clear-groups",
+                "--",
+            ]
+        if self.cgroup:
+            host_env["DGM_CGROUP_PROCS"] = " ".join(str(p) for p in self.cgroup.procs_files())
+            prefix = ["/bin/sh", "-c", _ENTER, "sh", *prefix]
+        watch = runner.Watch(cgroup=self.cgroup, disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
+        return runner.run(
+            prefix + self._bwrap_args(workdir, env) + argv,
+            limits=limits,
+            timeout=timeout,
+            stdin=stdin,
+            env=host_env,
+            watch=watch,
+            kill_tree=self._kill,
+        )
+
+    def _kill(self, proc: subprocess.Popen) -> None:
+        runner.killpg(proc)  # bwrap's pid namespace dies with it (--die-with-parent)
+        if self.cgroup:
+            self.cgroup.kill_all()
+
+    def _teardown(self) -> None:
+        try:
+            if self.cgroup:
+                self.cgroup.remove()
+        finally:
+            if self.slot:
+                with contextlib.suppress(OSError):
+                    self.slot.release()

