@@ -97,10 +97,10 @@ class BwrapSession(Session):
             if self.slot:
                 self._expose_read_only_sources()
         except BaseException:
-            if self.slot:
-                self.slot.release()
             if hasattr(self, "scratch"):
-                self.scratch.remove()
+                self.close()  # removes what was made so far and releases the uid
+            elif self.slot:
+                self.slot.release()
             raise
         self.cgroup_used = self.cgroup is not None
 
@@ -205,7 +205,7 @@ class BwrapSession(Session):
 
     def _teardown(self) -> None:
         try:
-            if self.cgroup:
+            if getattr(self, "cgroup", None):
                 self.cgroup.remove()
         finally:
             if self.slot:
