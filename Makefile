@@ -5,7 +5,7 @@ VENV ?= .venv
 STAMP := $(VENV)/.bootstrap-stamp
 PYTEST_ARGS ?=
 
-.PHONY: test sandbox lint bench clean help
+.PHONY: test sandbox local-model lint bench clean help
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -20,6 +20,9 @@ test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 sandbox: $(STAMP)  ## start dockerd and build the sandbox image/rootfs if missing (root)
 	scripts/sandbox-up.sh $(VENV)
 
+local-model: $(STAMP)  ## build llama-cpp-python and install the embedded model (~10 min)
+	$(VENV)/bin/dgm model install
+
 lint: $(STAMP)  ## ruff: lint and format check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -27,6 +30,7 @@ lint: $(STAMP)  ## ruff: lint and format check
 bench: $(STAMP) sandbox  ## run the benchmarks in benchmarks/
 	$(VENV)/bin/python benchmarks/bench_archive.py
 	$(VENV)/bin/python benchmarks/bench_sandbox.py
+	$(VENV)/bin/python benchmarks/bench_gateway.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache *.egg-info

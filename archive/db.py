@@ -21,7 +21,9 @@ PAGE_SIZE = 8192
 MIGRATIONS_TABLE = "migrations"
 
 
-def connect(path: Path, *, create: bool, busy_timeout_s: float, synchronous: str) -> sqlite_utils.Database:
+def connect(
+    path: Path, *, create: bool, busy_timeout_s: float, synchronous: str, check_same_thread: bool = True
+) -> sqlite_utils.Database:
     """Open (and, with `create`, make) the archive at `path`; migrate it to the newest schema."""
     path = Path(path)
     if not path.exists() and not create:
@@ -29,7 +31,7 @@ def connect(path: Path, *, create: bool, busy_timeout_s: float, synchronous: str
     if path.exists() and not path.is_file():
         raise NotAnArchiveError(f"{path} is not a file")
     uri = f"file:{path.resolve()}?mode={'rwc' if create else 'rw'}"
-    conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s)
+    conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread)
     try:
         if _check_ours(conn, path) == "new":
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")

@@ -122,5 +122,16 @@ def m0001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
+def m0002_fm_call_responses(db: sqlite_utils.Database) -> None:
+    """Keep each model reply (for replaying a run offline) and the attempts it took."""
+    _execute_all(
+        db,
+        """
+        ALTER TABLE fm_calls ADD COLUMN response_blob_id INTEGER REFERENCES blobs(id);
+        ALTER TABLE fm_calls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1
+        """,
+    )
+
+
 # Position in this list + 1 is the migration's number.
-MIGRATIONS: list[Migration] = [m0001_initial]
+MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses]

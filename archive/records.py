@@ -86,6 +86,9 @@ class FmCall:
     request_hash: str
     status: str
     created_at: float
+    error: str | None = None
+    response_blob: str | None = None
+    attempts: int = 1
 
 
 @dataclass(frozen=True)

@@ -79,20 +79,34 @@ def evaluations(
     return [_evaluation(r) for r in db.execute(sql + " ORDER BY e.id", params)]
 
 
-_FM_COLUMNS = (
-    "id, job_id, node_id, model, prompt_tokens, completion_tokens, cost_usd, latency_s, "
-    "request_hash, status, created_at"
+_FM_SQL = """SELECT f.id, f.job_id, f.node_id, f.model, f.prompt_tokens, f.completion_tokens, f.cost_usd,
+                    f.latency_s, f.request_hash, f.status, f.created_at, f.error, b.sha256, f.attempts
+             FROM fm_calls f LEFT JOIN blobs b ON b.id = f.response_blob_id"""
+_FM_WRITABLE = frozenset(
+    {
+        "job_id",
+        "node_id",
+        "model",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost_usd",
+        "latency_s",
+        "request_hash",
+        "status",
+        "error",
+        "attempts",
+    }
 )
 
-_FM_WRITABLE = frozenset(_FM_COLUMNS.replace(" ", "").split(",")) - {"id", "created_at"} | {"error"}
 
-
-def add_fm_call(db: sqlite_utils.Database, now: float, **fields: Any) -> FmCall:
-    """Call inside a write transaction. Fields as in `FmCall`, plus an optional `error`."""
+def add_fm_call(db: sqlite_utils.Database, now: float, response: bytes | None = None, **fields: Any) -> FmCall:
+    """Call inside a write transaction. Fields as in `FmCall`; `response` is the raw reply."""
     unknown = fields.keys() - _FM_WRITABLE
     if unknown:
         raise TypeError(f"unknown fm_call fields: {sorted(unknown)}")
     fields = {"status": "ok", **fields, "created_at": now}
+    if response is not None:
+        fields["response_blob_id"] = blobs.put(db, response)
     cols = ", ".join(fields)
     call_id = db.execute(
         f"INSERT INTO fm_calls ({cols}) VALUES ({', '.join('?' * len(fields))})", list(fields.values())
@@ -100,13 +114,29 @@ def add_fm_call(db: sqlite_utils.Database, now: float, **fields: Any) -> FmCall:
     return fm_calls(db, call_id=call_id)[0]
 
 
-def fm_calls(db: sqlite_utils.Database, job_id: int | None = None, call_id: int | None = None) -> list[FmCall]:
-    sql, params = f"SELECT {_FM_COLUMNS} FROM fm_calls WHERE 1=1", []
+def fm_calls(
+    db: sqlite_utils.Database,
+    job_id: int | None = None,
+    call_id: int | None = None,
+    request_hash: str | None = None,
+) -> list[FmCall]:
+    sql, params = _FM_SQL + " WHERE 1=1", []
+    for column, value in (("f.job_id", job_id), ("f.id", call_id), ("f.request_hash", request_hash)):
+        if value is not None:
+            sql, params = sql + f" AND {column} = ?", params + [value]
+    return [FmCall(*r) for r in db.execute(sql + " ORDER BY f.id", params)]
+
+
+def fm_usage(db: sqlite_utils.Database, job_id: int | None = None) -> tuple[int, float]:
+    """(tokens, dollars) spent so far, by one job or by the whole run."""
+    sql, params = (
+        "SELECT coalesce(sum(prompt_tokens + completion_tokens), 0), coalesce(sum(cost_usd), 0) FROM fm_calls",
+        [],
+    )
     if job_id is not None:
-        sql, params = sql + " AND job_id = ?", params + [job_id]
-    if call_id is not None:
-        sql, params = sql + " AND id = ?", params + [call_id]
-    return [FmCall(*r) for r in db.execute(sql + " ORDER BY id", params)]
+        sql, params = sql + " WHERE job_id = ?", [job_id]
+    tokens, usd = db.execute(sql, params).fetchone()
+    return int(tokens), float(usd)
 
 
 def log_event(

@@ -51,11 +51,20 @@ class Archive:
         busy_timeout_s: float = 60.0,
         synchronous: str = "FULL",
         clock: Callable[[], float] = time.time,
+        shared_between_threads: bool = False,
     ):
+        """`shared_between_threads`: allow use from several threads; the caller serialises
+        access (one lock around every call), as the gateway does."""
         self.path = Path(path)
         self.limits = limits or SnapshotLimits()
         self.clock = clock
-        self.db = connect(self.path, create=create, busy_timeout_s=busy_timeout_s, synchronous=synchronous)
+        self.db = connect(
+            self.path,
+            create=create,
+            busy_timeout_s=busy_timeout_s,
+            synchronous=synchronous,
+            check_same_thread=not shared_between_threads,
+        )
         self.jobs = JobQueue(self.db, clock)
 
     @classmethod
@@ -203,12 +212,16 @@ class Archive:
     def evaluations(self, node_id: int | None = None, benchmark: str | None = None) -> list[Evaluation]:
         return results.evaluations(self.db, node_id, benchmark)
 
-    def add_fm_call(self, **fields: Any) -> FmCall:
+    def add_fm_call(self, response: bytes | None = None, **fields: Any) -> FmCall:
         with self.atomic():
-            return results.add_fm_call(self.db, self.clock(), **fields)
+            return results.add_fm_call(self.db, self.clock(), response, **fields)
 
-    def fm_calls(self, job_id: int | None = None) -> list[FmCall]:
-        return results.fm_calls(self.db, job_id)
+    def fm_calls(self, job_id: int | None = None, request_hash: str | None = None) -> list[FmCall]:
+        return results.fm_calls(self.db, job_id, request_hash=request_hash)
+
+    def fm_usage(self, job_id: int | None = None) -> tuple[int, float]:
+        """(tokens, dollars) spent on model calls, by one job or by the whole run."""
+        return results.fm_usage(self.db, job_id)
 
     def log_event(
         self, kind: str, node_id: int | None = None, job_id: int | None = None, data: dict[str, Any] | None = None

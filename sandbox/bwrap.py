@@ -188,15 +188,24 @@ class BwrapSession(Session):
             host_env["DGM_CGROUP_PROCS"] = " ".join(str(p) for p in self.cgroup.procs_files())
             prefix = ["/bin/sh", "-c", _ENTER, "sh", *prefix]
         watch = runner.Watch(cgroup=self.cgroup, disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
-        return runner.run(
-            prefix + self._bwrap_args(workdir, env) + argv,
-            limits=limits,
-            timeout=timeout,
-            stdin=stdin,
-            env=host_env,
-            watch=watch,
-            kill_tree=self._kill,
-        )
+        # bwrap reads its arguments from a pipe, so the environment (the job's gateway token)
+        # never shows in the host's process list.
+        read_end, write_end = os.pipe()
+        try:
+            os.write(write_end, b"".join(a.encode() + b"\0" for a in self._bwrap_args(workdir, env)[1:]))
+            os.close(write_end)
+            return runner.run(
+                [*prefix, "bwrap", "--args", str(read_end), *argv],
+                limits=limits,
+                timeout=timeout,
+                stdin=stdin,
+                env=host_env,
+                watch=watch,
+                kill_tree=self._kill,
+                pass_fds=(read_end,),
+            )
+        finally:
+            os.close(read_end)
 
     def _kill(self, proc: subprocess.Popen) -> None:
         runner.killpg(proc)  # bwrap's pid namespace dies with it (--die-with-parent)

@@ -117,6 +117,7 @@ def run(
     watch: Watch,
     kill_tree: Callable[[subprocess.Popen], None],
     cwd: str | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> ExecResult:
     tracker = LimitTracker(watch, limits, timeout)
     proc = subprocess.Popen(
@@ -127,6 +128,7 @@ def run(
         env=env,
         cwd=cwd,
         start_new_session=True,
+        pass_fds=pass_fds,
     )
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()

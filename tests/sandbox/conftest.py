@@ -3,37 +3,16 @@ reason shown) only outside CI when this machine cannot run it."""
 
 from __future__ import annotations
 
-import os
 import secrets
 from pathlib import Path
 
 import pytest
 
 from sandbox import SandboxSpec, get_backend
+from tests.conftest import require
 
 ISOLATING = ["docker", "bwrap"]
 ATTACKS = Path(__file__).parent / "attacks"
-
-
-@pytest.fixture(scope="session")
-def availability():
-    cache: dict[str, object] = {}
-
-    def check(name: str):
-        if name not in cache:
-            cache[name] = get_backend(name).availability()
-        return cache[name]
-
-    return check
-
-
-def require(name: str, availability) -> None:
-    found = availability(name)
-    if not found.ok:
-        message = f"sandbox backend {name} does not work here: {found.detail}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @pytest.fixture(params=ISOLATING)

@@ -1,0 +1,119 @@
+"""Running an agent's entry points (`solve`, `improve`, `check`) inside a sandbox.
+
+The agent's code is mounted read-only at /code and run from there; the gateway socket is
+its only way out, and its OPENAI_API_KEY is the job's gateway token. Results come back only
+through `copy_out`."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox import Backend, ExecResult, Limits, Mount, SandboxSpec
+
+CODE, AGENT, EVIDENCE, REPO, TASK, OUT = "/code", "/agent", "/evidence", "/repo", "/task", "/out"
+AGENT_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+
+
+def seed_agent_dir() -> Path:
+    """The shipped seed agent's package directory (found, never imported)."""
+    spec = importlib.util.find_spec("seed_agent")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the seed_agent package is not installed next to dgm")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def seed_tree(dest: Path) -> Path:
+    """A snapshot tree of the seed agent: dest/seed_agent/..., without bytecode caches."""
+    shutil.copytree(seed_agent_dir(), dest / "seed_agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return dest
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    result: ExecResult
+    out: Path  # the copied-out /out of the run
+
+
+@dataclass(frozen=True)
+class Access:
+    """How a run reaches the model: the gateway socket and the job's token (None: no access)."""
+
+    socket: Path | None = None
+    token: str | None = None
+
+
+def _run(
+    backend: Backend,
+    code: Path,
+    mounts: tuple[Mount, ...],
+    args: list[str],
+    bring_back: str,
+    dest: Path,
+    access: Access,
+    limits: Limits,
+    env: dict[str, str] | None,
+) -> AgentRun:
+    """Run `python3 -m seed_agent ARGS` from /code with /out writable; copy `bring_back`
+    out to dest/<its name> and /out to dest/out."""
+    agent_env = {**AGENT_ENV, **({"OPENAI_API_KEY": access.token} if access.token else {}), **(env or {})}
+    spec = SandboxSpec(
+        mounts=(Mount(CODE, code), *mounts, Mount(OUT, None, writable=True)),
+        env=agent_env,
+        workdir=CODE,
+        limits=limits,
+        socket=access.socket,
+    )
+    with backend.start(spec) as session:
+        result = session.exec(["python3", "-m", "seed_agent", *args, "--out", OUT])
+        session.copy_out(bring_back, dest / bring_back.strip("/"))
+        out = session.copy_out(OUT, dest / "out")
+    return AgentRun(result, out)
+
+
+def solve(
+    backend: Backend,
+    code: Path,
+    task: dict,
+    repo: Path,
+    dest: Path,
+    access: Access,
+    limits: Limits = Limits(),
+    env: dict[str, str] | None = None,
+) -> AgentRun:
+    """Run `solve` on a private copy of `repo`; the edited repo comes back to dest/repo."""
+    (dest / "task").mkdir(mode=0o755, parents=True)
+    (dest / "task" / "task.json").write_text(json.dumps(task))
+    (dest / "task" / "task.json").chmod(0o644)
+    mounts = (Mount(TASK, dest / "task"), Mount(REPO, repo, writable=True))
+    args = ["solve", "--task", f"{TASK}/task.json", "--repo", REPO]
+    return _run(backend, code, mounts, args, REPO, dest, access, limits, env)
+
+
+def improve(
+    backend: Backend,
+    code: Path,
+    evidence: Path,
+    dest: Path,
+    access: Access,
+    limits: Limits = Limits(),
+    env: dict[str, str] | None = None,
+) -> AgentRun:
+    """Run the parent's `improve` on a private copy of its own code; the edited copy comes
+    back to dest/agent."""
+    dest.mkdir(parents=True)
+    mounts = (Mount(AGENT, code, writable=True), Mount(EVIDENCE, evidence))
+    args = ["improve", "--self", AGENT, "--evidence", EVIDENCE]
+    return _run(backend, code, mounts, args, AGENT, dest, access, limits, env)
+
+
+def check(backend: Backend, code: Path, limits: Limits = Limits(wall_s=300)) -> ExecResult:
+    """Run the agent's own `check` in a fresh sandbox with no model access."""
+    spec = SandboxSpec(mounts=(Mount(CODE, code),), env=dict(AGENT_ENV), workdir=CODE, limits=limits)
+    with backend.start(spec) as session:
+        return session.exec(["python3", "-m", "seed_agent", "check"])

@@ -1,0 +1,74 @@
+"""The coding loop: one linear list of messages is the agent's whole state."""
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .fm import BudgetExhausted, Model, ModelError
+from .protocol import execute
+
+
+@dataclass
+class Limits:
+    max_steps: int = 30
+    max_tokens: int = 300_000
+    bash_timeout: float = 120.0
+
+
+@dataclass
+class LoopResult:
+    status: str  # done | step_limit | token_limit | budget | model_error
+    steps: int
+    messages: list[dict] = field(default_factory=list)
+    detail: str = ""
+
+
+class Trajectory:
+    """Appends one JSON line per message, flushed at once, so a killed run keeps its trace."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = open(path, "a")
+
+    def write(self, step: int, message: dict, **extra) -> None:
+        self.fh.write(json.dumps({"step": step, "time": round(time.time(), 3), **message, **extra}) + "\n")
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Path, limits: Limits) -> LoopResult:
+    messages = [{"role": "system", "content": system + protocol.instructions()}, {"role": "user", "content": task}]
+    trajectory = Trajectory(out_dir / "trajectory.jsonl")
+    for message in messages:
+        trajectory.write(0, message, protocol=protocol.name)
+    status, detail, step = "step_limit", "", 0
+    try:
+        for step in range(1, limits.max_steps + 1):
+            if model.usage.total >= limits.max_tokens:
+                status = "token_limit"
+                break
+            try:
+                reply = model.chat(messages, protocol.tools())
+            except BudgetExhausted as exc:
+                status, detail = "budget", str(exc)
+                break
+            except ModelError as exc:
+                status, detail = "model_error", str(exc)
+                break
+            messages.append(reply)
+            trajectory.write(step, reply, tokens=model.usage.total)
+            actions = protocol.actions(reply)
+            if any(a.tool == "finish" for a in actions):
+                status = "done"
+                break
+            for action in actions:
+                observation = protocol.observation(action, execute(action, root, limits.bash_timeout))
+                messages.append(observation)
+                trajectory.write(step, observation)
+    finally:
+        trajectory.write(step, {"role": "dgm", "content": f"loop ended: {status} {detail}".strip()})
+        trajectory.close()
+    return LoopResult(status, step, messages, detail)

@@ -1,0 +1,58 @@
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from seed_agent import loop, protocol
+from seed_agent.fm import BudgetExhausted, Usage
+
+
+class FakeModel:
+    """Replies from a list, in order: the agent's own test stand-in for a model."""
+
+    def __init__(self, replies, tool_calling=True):
+        self.replies = list(replies)
+        self.tool_calling = tool_calling
+        self.usage = Usage()
+        self.seen = []
+
+    def chat(self, messages, tools=None, temperature=0.0):
+        self.seen.append(list(messages))
+        self.usage.calls += 1
+        self.usage.completion_tokens += 10
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+
+class LoopTest(unittest.TestCase):
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp())
+        self.out = Path(tempfile.mkdtemp())
+
+    def test_tool_loop_runs_actions_and_writes_the_trajectory(self):
+        call = {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "echo hi > f"}'}}
+        model = FakeModel(
+            [{"role": "assistant", "content": "", "tool_calls": [call]}, {"role": "assistant", "content": "done"}]
+        )
+        result = loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual((result.status, result.steps), ("done", 2))
+        self.assertEqual((self.root / "f").read_text(), "hi\n")
+        self.assertEqual(model.seen[1][-1]["role"], "tool")
+        lines = [json.loads(x) for x in (self.out / "trajectory.jsonl").read_text().splitlines()]
+        self.assertEqual([x["role"] for x in lines], ["system", "user", "assistant", "tool", "assistant", "dgm"])
+
+    def test_text_loop_and_limits(self):
+        model = FakeModel([{"role": "assistant", "content": "FILE: a.txt\n```\nnew\n```"}] * 3, tool_calling=False)
+        result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, loop.Limits(max_steps=2))
+        self.assertEqual((result.status, (self.root / "a.txt").read_text()), ("step_limit", "new\n"))
+
+    def test_budget_stops_the_loop(self):
+        model = FakeModel([BudgetExhausted("spent")])
+        result = loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual((result.status, result.detail), ("budget", "spent"))
+
+
+if __name__ == "__main__":
+    unittest.main()
