@@ -32,8 +32,9 @@ class ScannedTree:
         return manifest.digest(self.entries)
 
 
-def scan(root: Path, limits: SnapshotLimits) -> ScannedTree:
-    """Read the tree under `root` (not following symlinks) and validate it."""
+def scan(root: Path, limits: SnapshotLimits, skip: frozenset[str] = frozenset()) -> ScannedTree:
+    """Read the tree under `root` (not following symlinks) and validate it. Entries whose
+    name is in `skip` (say, ".git") are left out, with everything below them."""
     root = Path(root)
     if not root.is_dir() or root.is_symlink():
         raise HostileSnapshotError(str(root), "snapshot root must be a real directory")
@@ -47,6 +48,8 @@ def scan(root: Path, limits: SnapshotLimits) -> ScannedTree:
         with os.scandir(abs_dir) as it:
             children = sorted(it, key=lambda d: d.name)
         for child in children:
+            if child.name in skip:
+                continue
             rel = _relpath(rel_dir, child.name)
             if len(entries) >= limits.max_files:
                 raise SnapshotTooLargeError(rel, f"more than {limits.max_files} entries")

@@ -237,5 +237,106 @@ def model_check(prompt: str, max_tokens: int) -> None:
     )
 
 
+@main.group("bench")
+def bench_group() -> None:
+    """Benchmark suites: list tasks, show one, validate a suite's harness."""
+
+
+suite_option = click.option(
+    "--suite",
+    "suite_spec",
+    default="builtin",
+    show_default=True,
+    metavar="SPEC",
+    help="NAME[:PATH][:split]: builtin, taskdir:PATH, swebench:FILE, polyglot:DIR.",
+)
+repos_option = click.option(
+    "--repos", type=click.Path(file_okay=False, path_type=Path), help="Directory of local git clones (swebench suites)."
+)
+
+
+def _load(spec: str, repos: Path | None):
+    from .benchmarks import BenchmarkError, load_suite
+
+    try:
+        return load_suite(spec, **({"repos": repos} if repos else {}))
+    except BenchmarkError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@bench_group.command("list")
+@click.argument("suite_spec", default="builtin", metavar="[SUITE]")
+@repos_option
+def bench_list(suite_spec: str, repos: Path | None) -> None:
+    """List a suite's tasks (SUITE as NAME[:PATH][:split]; default builtin)."""
+    suite = _load(suite_spec, repos)
+    click.echo(f"{'task':40} {'split':5} {'difficulty':10} {'F2P':>3} {'P2P':>3}")
+    for t in suite.tasks:
+        click.echo(f"{t.id:40} {t.split:5} {t.difficulty or '-':10} {len(t.fail_to_pass):3} {len(t.pass_to_pass):3}")
+    counts = suite.counts()
+    click.echo(f"{len(suite.tasks)} tasks ({', '.join(f'{k} {v}' for k, v in counts.items())})")
+
+
+@bench_group.command("show")
+@click.argument("task_id")
+@suite_option
+@repos_option
+@click.option("--reference", is_flag=True, help="Also print the reference patch (never shown to agents).")
+def bench_show(task_id: str, suite_spec: str, repos: Path | None, reference: bool) -> None:
+    """Show one task: statement, split, hidden tests, what must pass."""
+    from .benchmarks import BenchmarkError
+
+    try:
+        task = _load(suite_spec, repos).task(task_id)
+    except BenchmarkError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{task.id}  (suite {task.suite}, split {task.split}, {task.difficulty or 'difficulty unknown'})\n")
+    click.echo(task.statement.strip() + "\n")
+    click.echo(f"test command: {task.command()}")
+    click.echo(f"hidden tests: {', '.join(sorted(task.hidden_paths()))}")
+    click.echo(f"FAIL_TO_PASS: {', '.join(task.fail_to_pass) or '(every test must pass)'}")
+    click.echo(f"PASS_TO_PASS: {len(task.pass_to_pass)} tests")
+    if reference:
+        click.echo("\n" + task.reference_patch)
+
+
+@bench_group.command("validate")
+@click.argument("suite_spec", metavar="SUITE[:split]")
+@repos_option
+@click.option(
+    "--backend",
+    "backend_name",
+    type=click.Choice(sorted(BACKENDS)),
+    default="bwrap",
+    show_default=True,
+    help="Sandbox backend for grading.",
+)
+@click.option("--workers", type=int, default=2, show_default=True, help="Tasks graded at once.")
+def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, workers: int) -> None:
+    """Grade every task's reference patch and the empty patch; exit 1 unless every
+    reference resolves and no empty patch does."""
+    from sandbox import SandboxError, get_backend
+
+    from .benchmarks import BenchmarkError, Grader
+    from .benchmarks.validate import validate
+
+    suite = _load(suite_spec, repos)
+
+    def show(row) -> None:
+        mark = "ok " if row.ok else "BAD"
+        click.echo(
+            f"{mark} {row.task_id:40} reference={'resolved' if row.reference.resolved else row.reference.reason:12} "
+            f"empty={'RESOLVED' if row.empty.resolved else row.empty.reason}"
+        )
+
+    try:
+        report = validate(suite, Grader(get_backend(backend_name)), workers=workers, progress=show)
+    except (BenchmarkError, SandboxError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(report.summary())
+    if not report.ok:
+        raise SystemExit(1)
+
+
 if __name__ == "__main__":
     main()

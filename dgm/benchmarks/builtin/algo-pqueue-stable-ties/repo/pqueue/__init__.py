@@ -1,0 +1,6 @@
+"""Priority queue and job scheduler."""
+
+from .heap import PriorityQueue
+from .scheduler import Job, Scheduler
+
+__all__ = ["Job", "PriorityQueue", "Scheduler"]

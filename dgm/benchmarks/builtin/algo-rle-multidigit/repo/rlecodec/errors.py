@@ -1,0 +1,5 @@
+"""Errors raised by the codecs."""
+
+
+class DecodeError(ValueError):
+    """The encoded data is malformed."""

@@ -1,0 +1,5 @@
+"""Exceptions raised by the numerals package."""
+
+
+class NumeralError(ValueError):
+    """Raised when a number cannot be written, or a numeral cannot be read."""

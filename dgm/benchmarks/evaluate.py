@@ -1,0 +1,59 @@
+"""One evaluation of an agent on a task, in two phases, each in a fresh sandbox.
+
+Agent phase: the agent sees the repository at its base state (a fresh git repository with
+one commit, so no history can hold the fix or the tests) and the statement only. Grading
+phase: the patch between the base and what the agent left is graded (see grader.py)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from archive import ArchiveError
+from sandbox import Backend, Limits
+
+from .. import agent_exec
+from .grader import Grader, Verdict
+from .patches import tree_patch
+from .task import Task
+
+GIT = ["git", "-c", "user.name=dgm", "-c", "user.email=dgm@localhost", "-c", "init.defaultBranch=main"]
+
+
+def agent_repo(grader: Grader, task: Task, dest: Path) -> Path:
+    """The repository the agent works on: the base state as a one-commit git repository."""
+    shutil.copytree(grader.base(task), dest, symlinks=True)
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "base"]):
+        subprocess.run([*GIT, "-C", str(dest), *cmd], check=True, capture_output=True)
+    return dest
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    verdict: Verdict
+    patch: str
+    agent: agent_exec.AgentRun | None
+    seconds: float
+
+
+def evaluate(
+    backend: Backend,
+    grader: Grader,
+    task: Task,
+    code: Path,
+    access: agent_exec.Access,
+    work: Path,
+    limits: Limits = Limits(),
+) -> Evaluation:
+    start = time.monotonic()
+    repo = agent_repo(grader, task, work / "base")
+    run = agent_exec.solve(backend, code, task.agent_view(), repo, work / "agent", access, limits=limits)
+    try:
+        patch = tree_patch(grader.base(task), work / "agent" / "repo")
+    except ArchiveError as exc:  # the agent left something unsafe (e.g. a symlink out of the tree)
+        verdict = grader.refuse(task, f"unsafe_output: {exc}")
+        return Evaluation(verdict, "", run, time.monotonic() - start)
+    return Evaluation(grader.grade(task, patch), patch, run, time.monotonic() - start)

@@ -1,0 +1,180 @@
+"""Grading: the agent's patch, minus any hunk touching a test file, applied to a clean copy
+of the repository in a fresh sandbox; then the hidden tests are added and run, and the
+per-test results decide. A patch that does not apply, a timeout or a crash is a failure
+with its reason."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox import Backend, Limits, Mount, SandboxSpec
+
+from .parsers import PARSERS
+from .patches import strip_tests
+from .task import BenchmarkError, Task
+
+PASSING = {"PASSED", "XFAIL"}
+LOG_LIMIT = 20_000
+APPLY = r"""
+cd /repo
+if [ -s /grade/patch.diff ]; then
+  git apply --whitespace=nowarn /grade/patch.diff 2>/tmp/apply.log \
+  || patch --batch --fuzz=5 -p1 -i /grade/patch.diff >>/tmp/apply.log 2>&1 \
+  || { cat /tmp/apply.log; exit 97; }
+fi
+cp -a /grade/hidden/. /repo/
+if [ -s /grade/hidden.diff ]; then git apply --whitespace=nowarn /grade/hidden.diff || exit 98; fi
+if [ -s /grade/requirements.txt ]; then
+  python3 -m pip install -q --no-index --find-links /grade/wheels --target /tmp/deps \
+    -r /grade/requirements.txt || exit 99
+fi
+"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    task_id: str
+    resolved: bool
+    reason: str | None  # None when resolved; patch_failed | timeout | no_results | tests_failed | setup_failed
+    fail_to_pass: dict[str, str]
+    pass_to_pass: dict[str, str]
+    tests: dict[str, str]
+    stripped: tuple[str, ...]  # test files the patch touched; those hunks were removed
+    duration_s: float
+    log: str
+
+    @property
+    def tests_passed(self) -> int:
+        return sum(s in PASSING for s in self.tests.values())
+
+    @property
+    def tests_failed(self) -> int:
+        return len(self.tests) - self.tests_passed
+
+
+class Grader:
+    """Grades patches for tasks through a sandbox backend; caches base exports and wheels."""
+
+    def __init__(self, backend: Backend, cache_dir: Path | None = None):
+        self.backend = backend
+        self.cache = Path(cache_dir or tempfile.mkdtemp(prefix="dgm-grade-"))
+        self.cache.mkdir(parents=True, exist_ok=True)
+        self.cache.chmod(0o755)
+
+    def base(self, task: Task) -> Path:
+        """The task's base repository, exported once (no VCS history, readable by sandboxes)."""
+        key = hashlib.sha256(f"{task.suite}\0{task.id}\0{task.repo}".encode()).hexdigest()[:16]
+        dest = self.cache / "bases" / key
+        if not dest.exists():
+            partial = dest.with_name(key + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            partial.parent.chmod(0o755)
+            task.repo.export(partial)
+            partial.rename(dest)
+        return dest
+
+    def wheels(self, task: Task) -> Path:
+        key = hashlib.sha256("\n".join(sorted(task.requirements)).encode()).hexdigest()[:16]
+        dest = self.cache / "wheels" / key
+        if not dest.exists():
+            partial = dest.with_name(key + ".partial")
+            proc = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--only-binary=:all:",
+                    "--dest",
+                    str(partial),
+                    *task.requirements,
+                ],
+                capture_output=True,
+                text=True,
+            )
+            if proc.returncode != 0:
+                raise BenchmarkError(f"cannot download {task.requirements}: {proc.stderr.strip()[-500:]}")
+            partial.rename(dest)
+        return dest
+
+    def _inputs(self, task: Task, patch: str, folder: Path) -> Path:
+        grade = folder / "grade"
+        (grade / "hidden").mkdir(parents=True)
+        (grade / "patch.diff").write_text(patch)
+        (grade / "hidden.diff").write_text(task.hidden_patch)
+        for rel, content in task.hidden_files.items():
+            (grade / "hidden" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (grade / "hidden" / rel).write_bytes(content)
+        if task.requirements:
+            (grade / "requirements.txt").write_text("\n".join(task.requirements) + "\n")
+            shutil.copytree(self.wheels(task), grade / "wheels")
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        return grade
+
+    def grade(self, task: Task, patch: str) -> Verdict:
+        start = time.monotonic()
+        kept, stripped = strip_tests(patch, task.hidden_paths())
+        with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
+            grade = self._inputs(task, kept, Path(tmp))
+            spec = SandboxSpec(
+                mounts=(Mount("/repo", self.base(task), writable=True), Mount("/grade", grade)),
+                workdir="/repo",
+                env={"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": "/tmp/deps"},
+                limits=Limits(wall_s=task.timeout + 60, cpu_s=task.timeout * 4, output_bytes=4_000_000),
+            )
+            with self.backend.start(spec) as session:
+                applied = session.exec(["sh", "-c", APPLY], timeout=120)
+                if applied.exit_code != 0:
+                    reason = {97: "patch_failed"}.get(applied.exit_code, "setup_failed")
+                    return self._verdict(task, reason, {}, stripped, start, applied.stdout + applied.stderr)
+                run = session.exec(["sh", "-c", task.command()], timeout=task.timeout)
+        output = run.stdout + run.stderr
+        if run.timed_out:
+            return self._verdict(task, "timeout", {}, stripped, start, output)
+        tests = PARSERS[task.log_parser](output, run.exit_code)
+        return self._verdict(task, None, tests, stripped, start, output, run.exit_code)
+
+    def _verdict(
+        self,
+        task: Task,
+        reason: str | None,
+        tests: dict[str, str],
+        stripped: list[str],
+        start: float,
+        log: str,
+        exit_code: int | None = None,
+    ) -> Verdict:
+        f2p = {t: tests.get(t, "MISSING") for t in task.fail_to_pass}
+        p2p = {t: tests.get(t, "MISSING") for t in task.pass_to_pass}
+        if reason is None:
+            if not tests:
+                reason = "no_results"
+            elif task.all_must_pass:
+                reason = (
+                    None
+                    if exit_code == 0 and all(s in PASSING | {"SKIPPED"} for s in tests.values())
+                    else "tests_failed"
+                )
+            else:
+                ok = all(s in PASSING for s in (*f2p.values(), *p2p.values()))
+                reason = None if ok else "tests_failed"
+        return Verdict(
+            task.id,
+            reason is None,
+            reason,
+            f2p,
+            p2p,
+            tests,
+            tuple(stripped),
+            time.monotonic() - start,
+            log[-LOG_LIMIT:],
+        )

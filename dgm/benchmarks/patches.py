@@ -1,0 +1,68 @@
+"""Unified diffs: which files a patch touches, stripping hunks that touch test files, and
+the patch between two directory trees."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+_SECTION = re.compile(r"^diff --git ", re.M)
+_TARGET = re.compile(r"^\+\+\+ (?:b/)?(\S+)|^diff --git a/(\S+) b/(\S+)", re.M)
+TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec"}
+
+
+def sections(patch: str) -> list[str]:
+    """The per-file sections of a git-style diff (anything before the first is dropped)."""
+    starts = [m.start() for m in _SECTION.finditer(patch)]
+    if not starts and patch.strip():
+        # A plain `diff -u` without git headers: split on ---/+++ pairs.
+        starts = [m.start() for m in re.finditer(r"^--- ", patch, re.M)]
+    ends = [*starts[1:], len(patch)]
+    return [patch[a:b] for a, b in zip(starts, ends[: len(starts)], strict=True)]
+
+
+def section_path(section: str) -> str:
+    match = _TARGET.search(section)
+    if not match:
+        return ""
+    path = match.group(1) or match.group(3)
+    if path == "/dev/null":  # a deletion: the old name
+        old = re.search(r"^--- (?:a/)?(\S+)", section, re.M)
+        path = old.group(1) if old else path
+    return path
+
+
+def files_in_patch(patch: str) -> list[str]:
+    return [section_path(s) for s in sections(patch) if section_path(s)]
+
+
+def is_test_path(path: str, extra: set[str] = frozenset()) -> bool:
+    p = PurePosixPath(path)
+    name = p.name
+    return (
+        path in extra
+        or bool(TEST_DIRS & set(p.parts[:-1]))
+        or name.startswith("test_")
+        or name == "conftest.py"
+        or re.search(r"(_test|_spec|\.test|\.spec)\.[a-z]+$", name) is not None
+    )
+
+
+def strip_tests(patch: str, extra: set[str] = frozenset()) -> tuple[str, list[str]]:
+    """The patch without the sections that touch test files, and the paths removed."""
+    kept, stripped = [], []
+    for section in sections(patch):
+        path = section_path(section)
+        (stripped if is_test_path(path, extra) else kept).append(path if is_test_path(path, extra) else section)
+    return "".join(kept), stripped
+
+
+def tree_patch(base: Path, new: Path) -> str:
+    """The git-style patch that turns directory `base` into directory `new` (VCS folders and
+    bytecode ignored). `new` is untrusted: it is read with the archive's hostile-input rules."""
+    from archive import SnapshotLimits, diff, snapshots
+
+    limits, skip = SnapshotLimits(), frozenset({".git", "__pycache__", ".pytest_cache"})
+    old_tree, new_tree = snapshots.scan(base, limits, skip), snapshots.scan(new, limits, skip)
+    contents = {**old_tree.contents, **new_tree.contents}
+    return diff.unified(old_tree.entries, new_tree.entries, contents.__getitem__)

@@ -1,0 +1,31 @@
+"""A suite: named tasks, each in a split (`dev` for evolution, `test` kept for transfer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .task import BenchmarkError, Task
+
+SPLITS = ("dev", "test")
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    tasks: tuple[Task, ...]
+
+    def split(self, name: str | None) -> Suite:
+        if name is None:
+            return self
+        if name not in SPLITS:
+            raise BenchmarkError(f"unknown split {name!r}; one of {', '.join(SPLITS)}")
+        return Suite(f"{self.name}:{name}", tuple(t for t in self.tasks if t.split == name))
+
+    def task(self, task_id: str) -> Task:
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise BenchmarkError(f"no task {task_id!r} in suite {self.name}")
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(t.split == s for t in self.tasks) for s in SPLITS}

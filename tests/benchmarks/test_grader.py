@@ -1,0 +1,134 @@
+"""The grader's judgement, and the wall between the agent phase and the hidden tests."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from dgm import agent_exec
+from dgm.benchmarks import load_suite
+from dgm.benchmarks.evaluate import evaluate
+from dgm.gateway import Gateway
+from dgm.gateway.scripted import ScriptedUpstream
+
+
+@pytest.fixture
+def slug_task(taskdir):
+    return load_suite(f"taskdir:{taskdir}").task("text-slug-separators")
+
+
+def test_patch_editing_the_hidden_tests_is_stripped_and_flagged(grader, slug_task):
+    cheat = """diff --git a/tests/test_slug_spacing.py b/tests/test_slug_spacing.py
+new file mode 100644
+--- /dev/null
++++ b/tests/test_slug_spacing.py
+@@ -0,0 +1,6 @@
++def test_runs_of_spaces_give_one_separator():
++    pass
++def test_tabs_and_newlines_count_as_spaces():
++    pass
++def test_custom_separator():
++    pass
+"""
+    verdict = grader.grade(slug_task, cheat)
+    assert verdict.stripped == ("tests/test_slug_spacing.py",)
+    assert not verdict.resolved and verdict.reason == "tests_failed"
+    assert verdict.fail_to_pass["tests/test_slug_spacing.py::test_custom_separator"] == "FAILED"
+    honest = grader.grade(slug_task, slug_task.reference_patch + cheat)
+    assert honest.resolved and honest.stripped == ("tests/test_slug_spacing.py",)
+
+
+def test_patch_editing_a_visible_test_is_stripped_too(grader, slug_task):
+    context = ["from textkit import slugify, word_count", "", "", "def test_simple_title():"]
+    weaken = "diff --git a/tests/test_textkit.py b/tests/test_textkit.py\n--- a/tests/test_textkit.py\n"
+    weaken += "+++ b/tests/test_textkit.py\n@@ -1,4 +1,4 @@\n" + "".join(f" {line}\n" for line in context)
+    assert grader.grade(slug_task, weaken).stripped == ("tests/test_textkit.py",)
+
+
+def test_patch_that_does_not_apply_is_a_recorded_failure(grader, slug_task):
+    bogus = slug_task.reference_patch.replace('return re.sub(r"\\s", separator, text)', "return nothing_like_this")
+    verdict = grader.grade(slug_task, bogus)
+    assert (verdict.resolved, verdict.reason) == (False, "patch_failed")
+
+
+def test_patch_that_breaks_imports_fails_with_errors(grader, slug_task):
+    broken = slug_task.reference_patch.replace('+    return re.sub(r"\\s+", separator, text)', "+    return (")
+    verdict = grader.grade(slug_task, broken)
+    assert verdict.reason == "tests_failed"
+    assert set(verdict.fail_to_pass.values()) <= {"ERROR", "MISSING", "FAILED"}
+
+
+def test_a_hanging_test_run_is_a_timeout(grader, slug_task):
+    import dataclasses
+
+    slow = dataclasses.replace(slug_task, timeout=2.0, test_command="sleep 30")
+    verdict = grader.grade(slow, slow.reference_patch)
+    assert (verdict.resolved, verdict.reason) == (False, "timeout")
+    assert verdict.duration_s < 30
+
+
+def test_a_crashing_test_command_yields_no_results(grader, slug_task):
+    import dataclasses
+
+    crash = dataclasses.replace(slug_task, test_command="python3 -c 'raise SystemExit(3)'")
+    assert grader.grade(crash, crash.reference_patch).reason == "no_results"
+
+
+HUNT = (
+    "grep -rl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev "
+    "-e runs_of_spaces_give_one_separator -e 'return re.sub(r\"\\\\s+\"' / 2>/dev/null; "
+    "find / -xdev \\( -name reference.patch -o -name test_slug_spacing.py -o -name task.json \\) 2>/dev/null; "
+    "git log --oneline; ls -a; echo HUNT-DONE"
+)
+
+
+def test_agent_phase_sees_neither_hidden_tests_nor_reference(bwrap, grader, slug_task, tmp_path):
+    script = {
+        "rules": [
+            {"when": {"turn": 0}, "reply": {"tool_calls": [{"name": "bash", "arguments": {"command": HUNT}}]}},
+            {"when": {"turn": 1}, "reply": {"content": "nothing to see"}},
+        ]
+    }
+    tmp_path.chmod(0o755)
+    code = agent_exec.seed_tree(tmp_path / "code")
+    with Gateway(ScriptedUpstream(script)) as gateway:
+        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
+        evaluation = evaluate(bwrap, grader, slug_task, code, access, tmp_path / "eval")
+    lines = [json.loads(x) for x in (evaluation.agent.out / "trajectory.jsonl").read_text().splitlines()]
+    found = next(m["content"] for m in lines if m["role"] == "tool")
+    assert "HUNT-DONE" in found
+    listing = found.split("[exit code")[1]
+    assert "test_slug_spacing" not in listing and "reference.patch" not in listing and "task.json" not in listing
+    assert "runs_of_spaces" not in listing
+    assert len([x for x in listing.splitlines() if " base" in x]) == 1  # one commit, no history
+    user = next(m["content"] for m in lines if m["role"] == "user")
+    assert slug_task.statement.strip() in user and "FAIL_TO_PASS" not in user
+    assert evaluation.patch == "" and not evaluation.verdict.resolved
+
+
+def test_evaluate_grades_what_the_agent_changed(bwrap, grader, slug_task, tmp_path):
+    fix = {
+        "name": "edit",
+        "arguments": {
+            "command": "str_replace",
+            "path": "textkit/slug.py",
+            "old_str": 'r"\\s", separator',
+            "new_str": 'r"\\s+", separator',
+        },
+    }
+    script = {
+        "rules": [
+            {"when": {"turn": 0}, "reply": {"tool_calls": [fix]}},
+            {"when": {"turn": 1}, "reply": {"content": "fixed"}},
+        ]
+    }
+    tmp_path.chmod(0o755)
+    code = agent_exec.seed_tree(tmp_path / "code")
+    shutil.rmtree(tmp_path / "unused", ignore_errors=True)
+    with Gateway(ScriptedUpstream(script)) as gateway:
+        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
+        evaluation = evaluate(bwrap, grader, slug_task, code, access, tmp_path / "eval")
+    assert evaluation.verdict.resolved, evaluation.verdict.log[-800:]
+    assert "textkit/slug.py" in evaluation.patch and ".git" not in evaluation.patch

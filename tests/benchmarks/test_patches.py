@@ -1,0 +1,100 @@
+"""Patch handling: touched files, stripping test hunks, diffs between trees."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from dgm.benchmarks.parsers import pytest_rA
+from dgm.benchmarks.patches import files_in_patch, is_test_path, strip_tests, tree_patch
+from tests.helpers import tree_listing, write_tree
+
+PATCH = """diff --git a/pkg/mod.py b/pkg/mod.py
+--- a/pkg/mod.py
++++ b/pkg/mod.py
+@@ -1 +1 @@
+-x = 1
++x = 2
+diff --git a/tests/test_mod.py b/tests/test_mod.py
+--- a/tests/test_mod.py
++++ b/tests/test_mod.py
+@@ -1 +1 @@
+-assert False
++assert True
+diff --git a/gone.py b/gone.py
+deleted file mode 100644
+--- a/gone.py
++++ /dev/null
+@@ -1 +0,0 @@
+-bye
+"""
+
+
+def test_files_in_patch_and_test_paths():
+    assert files_in_patch(PATCH) == ["pkg/mod.py", "tests/test_mod.py", "gone.py"]
+    for path in (
+        "tests/test_x.py",
+        "pkg/tests/helpers.py",
+        "test_top.py",
+        "conftest.py",
+        "src/x_test.go",
+        "web/app.spec.js",
+    ):
+        assert is_test_path(path), path
+    for path in ("pkg/mod.py", "contest.py", "testing_utils.py", "latest.py"):
+        assert not is_test_path(path), path
+    assert is_test_path("checks/verify.py", extra={"checks/verify.py"})
+
+
+def test_strip_tests_removes_and_names_test_hunks():
+    kept, stripped = strip_tests(PATCH)
+    assert stripped == ["tests/test_mod.py"]
+    assert files_in_patch(kept) == ["pkg/mod.py", "gone.py"]
+    assert "assert True" not in kept
+
+
+def test_tree_patch_round_trips_through_git_apply(tmp_path):
+    base = write_tree(tmp_path / "base", {"a.py": "a = 1\n", "b/c.py": "c\n", "old.txt": "x\n", ".git/HEAD": "ref"})
+    new = write_tree(
+        tmp_path / "new",
+        {"a.py": "a = 2\n", "b/c.py": "c\n", "d.py": "new\n", ".git/HEAD": "other", "__pycache__/x.pyc": b"\0"},
+    )
+    patch = tree_patch(base, new)
+    assert ".git" not in patch and "__pycache__" not in patch
+    work = tmp_path / "work"
+    subprocess.run(["cp", "-r", str(base), str(work)], check=True)
+    subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=work, check=True)
+    expected = {k: v for k, v in tree_listing(new).items() if not k.startswith(("__pycache__", ".git"))}
+    assert {k: v for k, v in tree_listing(work).items() if not k.startswith(".git")} == expected
+
+
+def test_pytest_summary_parser():
+    out = """
+PASSED tests/test_a.py::test_one
+FAILED tests/test_a.py::test_two - AssertionError: assert 1 == 2
+PASSED tests/test_a.py::test_param[a b - c]
+ERROR tests/test_b.py - ImportError: no module named x
+SKIPPED [1] tests/test_c.py:3: not today
+XFAIL tests/test_c.py::test_known - bug 12
+"""
+    assert pytest_rA(out, 1) == {
+        "tests/test_a.py::test_one": "PASSED",
+        "tests/test_a.py::test_two": "FAILED",
+        "tests/test_a.py::test_param[a b - c]": "PASSED",
+        "tests/test_b.py": "ERROR",
+        "tests/test_c.py::test_known": "XFAIL",
+    }
+
+
+def test_swebench_predictions_jsonl(tmp_path):
+    from dgm.benchmarks import predictions
+
+    path = tmp_path / "preds.jsonl"
+    n = predictions.write(path, "dgm-node-7", [("acme__calc-1", PATCH), ("acme__calc-2", "")])
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert n == 2 and rows[0] == {
+        "instance_id": "acme__calc-1",
+        "model_name_or_path": "dgm-node-7",
+        "model_patch": PATCH,
+    }
+    assert rows[1]["model_patch"] == ""
