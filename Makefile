@@ -1,11 +1,13 @@
-# dgm — two commands on a fresh machine: `make test` and (once the engine lands) `make evolve`.
+# dgm — two commands on a fresh machine: `make evolve` and `make test`.
 # Each target brings up what it needs by itself (scripts/bootstrap.sh).
 PY ?= python3
 VENV ?= .venv
 STAMP := $(VENV)/.bootstrap-stamp
 PYTEST_ARGS ?=
+RUN ?= runs/default
+EVOLVE_ARGS ?=
 
-.PHONY: test sandbox local-model lint bench clean help
+.PHONY: evolve test sandbox local-model lint bench clean help
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -13,6 +15,9 @@ help:  ## list the targets
 $(STAMP): pyproject.toml scripts/bootstrap.sh scripts/system-packages.txt
 	scripts/bootstrap.sh $(VENV) $(PY)
 	@touch $@
+
+evolve: $(STAMP) sandbox  ## evolve agents on the built-in dev split into $(RUN) (resumes if it exists)
+	$(VENV)/bin/dgm evolve --run $(RUN) --fm auto --benchmark builtin:dev $(EVOLVE_ARGS)
 
 test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)

@@ -232,6 +232,25 @@ class Archive:
     def events(self, kind: str | None = None) -> list[Event]:
         return results.events(self.db, kind)
 
+    # --- the run row -----------------------------------------------------------------
+    def run_config(self) -> dict[str, Any] | None:
+        """The resolved configuration stored when the run started (None for a new archive)."""
+        row = self.db.execute("SELECT config FROM runs ORDER BY id LIMIT 1").fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_run_config(self, config: dict[str, Any], seed: int | None = None) -> None:
+        with self.atomic():
+            if self.db.execute("SELECT 1 FROM runs").fetchone():
+                self.db.execute(
+                    "UPDATE runs SET config = ?, seed = ? WHERE id = (SELECT min(id) FROM runs)",
+                    [json.dumps(config, sort_keys=True), seed],
+                )
+            else:
+                self.db.execute(
+                    "INSERT INTO runs (created_at, seed, config) VALUES (?, ?, ?)",
+                    [self.clock(), seed, json.dumps(config, sort_keys=True)],
+                )
+
     # --- whole-archive views -----------------------------------------------------------
     def stats(self) -> ArchiveStats:
         def one(sql: str) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -336,6 +338,162 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
     click.echo(report.summary())
     if not report.ok:
         raise SystemExit(1)
+
+
+def _evolve_options(fn):
+    from .engine.final import RULES
+    from .engine.policies import POLICIES
+    from .engine.selectors import SELECTORS
+
+    options = [
+        click.option(
+            "--config",
+            "config_file",
+            type=click.Path(dir_okay=False, exists=True, path_type=Path),
+            help="A dgm.toml file ([evolve] table); flags override it.",
+        ),
+        click.option(
+            "--fm",
+            help="Model upstream: auto, openai[:URL], local, scripted:FILE or replay:RUN_DIR. "
+            "auto: DGM_FM_URL, else OPENAI_BASE_URL/OPENAI_API_KEY, else the embedded local model. [auto]",
+        ),
+        click.option("--model", help="Model name at the upstream (default: the upstream's first)."),
+        click.option("--benchmark", metavar="SUITE[:split]", help="Suite the agents evolve on. [builtin:dev]"),
+        click.option(
+            "--mode",
+            type=click.Choice(sorted(POLICIES)),
+            help="hgm (asynchronous, CMP) or dgm (generations, staged evaluation). [hgm]",
+        ),
+        click.option(
+            "--selector",
+            type=click.Choice(sorted(SELECTORS)),
+            help="Parent selector. [cmp_thompson for hgm, score_child_prop for dgm]",
+        ),
+        click.option("--alpha", type=float, help="hgm: expand when evals ** alpha >= nodes - 1 + pending. [0.6]"),
+        click.option("--cooldown", type=float, help="Fraction of --max-evals at the end spent without expanding. [0]"),
+        click.option("--children", type=int, help="dgm: children per generation. [4]"),
+        click.option("--stages", help="dgm: staged evaluation sizes, comma-separated, before the full set. [10,25]"),
+        click.option("--threshold", type=float, help="dgm: resolve rate needed to pass a stage. [0.4]"),
+        click.option(
+            "--final-rule", type=click.Choice(sorted(RULES)), help="How the final agent is chosen. [quantile]"
+        ),
+        click.option("--workers", type=int, help="Jobs run at once. [2]"),
+        click.option("--max-evals", type=int, help="Stop after this many task evaluations. [200]"),
+        click.option("--max-expansions", type=int, help="Stop expanding after this many children."),
+        click.option("--budget-usd", type=float, help="Stop when the model calls have cost this much."),
+        click.option("--max-hours", type=float, help="Stop after this many hours of this process."),
+        click.option("--job-tokens", type=int, help="Model tokens one job may spend. [400000]"),
+        click.option("--backend", type=click.Choice(sorted(BACKENDS)), help="Sandbox backend. [bwrap]"),
+        click.option("--seed", type=int, help="Seed of every random choice. [0]"),
+        click.option("--solve-timeout", "solve_timeout_s", type=float, help="Seconds an agent may spend on a task."),
+        click.option(
+            "--improve-timeout",
+            "improve_timeout_s",
+            type=float,
+            help="Seconds a meta agent may spend improving itself.",
+        ),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+@main.command("evolve")
+@run_option
+@_evolve_options
+def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
+    """Grow an archive of self-improving agents in RUN (a new run, or resume an existing one).
+
+    Repeatedly picks a parent, lets its meta agent edit a copy of its own code in a
+    sandbox, checks the child, and evaluates agents on the benchmark's tasks, recording
+    everything in RUN/archive.db. Stops at the first limit reached (--max-evals,
+    --max-expansions, --budget-usd, --max-hours) or when nothing is left to do. Run it
+    again on the same RUN to continue after a stop or a crash."""
+    from sandbox import SandboxError, get_backend
+
+    from .engine.config import ConfigError, auto_fm, load_file, resolve
+    from .engine.engine import Engine, EngineError
+    from .engine.progress import LiveProgress, Progress
+    from .engine.status import lines
+    from .gateway import UpstreamError, make_upstream
+
+    if flags.get("stages"):
+        flags["stages"] = tuple(int(x) for x in flags["stages"].split(","))
+    stored = None
+    if (run_dir / "archive.db").exists():
+        with open_archive(run_dir) as archive:
+            stored = archive.run_config()
+    try:
+        config = resolve(load_file(config_file) if config_file else {}, flags, stored)
+        if config.fm == "auto":
+            config = dataclasses.replace(config, fm=auto_fm(dict(os.environ)))
+            click.echo(f"model upstream: {config.fm}", err=True)
+        if config.fm == "local":
+            _ensure_local_model()
+        upstream = make_upstream(config.fm)
+        backend = get_backend(config.backend)
+    except (ConfigError, UpstreamError, SandboxError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    available = backend.availability()
+    if not available.ok:
+        raise click.ClickException(f"sandbox backend {config.backend} does not work here: {available.detail}")
+    logging.getLogger("dgm").setLevel(logging.INFO)
+    progress = LiveProgress() if sys.stderr.isatty() else Progress()
+    if stored:
+        progress.note(f"resuming the run in {run_dir}")
+    try:
+        result = Engine(run_dir, config, upstream, backend, progress).run()
+    except KeyboardInterrupt:
+        progress.close()
+        raise click.ClickException(f"interrupted; resume with: dgm evolve --run {run_dir}") from None
+    except (EngineError, ArchiveError) as exc:
+        progress.close()
+        raise click.ClickException(str(exc)) from exc
+    progress.close()
+    for line in lines(result):
+        click.echo(line)
+
+
+def _ensure_local_model() -> None:
+    from . import model
+
+    if model.llama_cpp_installed() and model.model_path().exists():
+        return
+    click.echo(
+        "no model endpoint configured (OPENAI_API_KEY, OPENAI_BASE_URL or DGM_FM_URL), so dgm uses its "
+        "embedded local model (offline and weak); installing it once: about 10 minutes",
+        err=True,
+    )
+    try:
+        model.install(lambda msg: click.echo(f"model install: {msg}", err=True))
+    except model.ModelInstallError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@main.command("status")
+@run_option
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def status(run_dir: Path, as_json: bool) -> None:
+    """Summary of a run: agents, evaluations, best agent, model use, jobs."""
+    from .benchmarks import BenchmarkError, load_suite
+    from .engine.config import RunConfig
+    from .engine.status import lines, summary, task_order
+
+    with open_archive(run_dir) as archive:
+        stored = archive.run_config()
+        if stored is None:
+            raise click.ClickException(f"{run_dir} holds no evolution run")
+        config = RunConfig(**{**stored, "stages": tuple(stored.get("stages", (10, 25)))})
+        try:
+            tasks = task_order([t.id for t in load_suite(config.benchmark).tasks], config.seed)
+        except BenchmarkError:
+            tasks = ()
+        result = summary(archive, config, tasks)
+    if as_json:
+        click.echo(json.dumps(result, sort_keys=True))
+        return
+    for line in lines(result):
+        click.echo(line)
 
 
 if __name__ == "__main__":

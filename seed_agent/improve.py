@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from . import fm, loop, protocol
@@ -98,11 +97,13 @@ def check(agent: Path) -> tuple[bool, str]:
     return proc.returncode == 0, _clip(proc.stdout + proc.stderr, 4000)
 
 
-def remember(agent: Path, focus: dict | None, diagnosis: dict, passed: bool) -> None:
+def remember(agent: Path, parent: object, focus: dict | None, diagnosis: dict, passed: bool) -> None:
+    """Append what was tried and why to memory/notes.md (no timestamps: the same run
+    replayed must make the same child)."""
     notes = agent / "seed_agent" / "memory" / "notes.md"
     notes.parent.mkdir(parents=True, exist_ok=True)
     entry = (
-        f"\n## {time.strftime('%Y-%m-%d %H:%M')} — {diagnosis.get('summary', '')}\n"
+        f"\n## from node {parent}: {diagnosis.get('summary', '')}\n"
         f"- focus: {focus.get('task_id') if focus else 'none (all resolved)'}\n"
         f"- proposal: {diagnosis.get('proposal', '')}\n"
         f"- check after the change: {'passed' if passed else 'FAILED'}\n"
@@ -134,7 +135,7 @@ def run(agent: Path, evidence_dir: Path, out: Path) -> int:
         repair = f"`python -m seed_agent check` fails after your change:\n{output}\nFix the agent so it passes."
         result = loop.run(model, chosen, system, repair, agent, out, LIMITS)
         passed, output = check(agent)
-    remember(agent, focus, diagnosis, passed)
+    remember(agent, evidence.get("node_id"), focus, diagnosis, passed)
     (out / "improve.json").write_text(
         json.dumps(
             {

@@ -14,11 +14,12 @@ class Limits:
     max_steps: int = 30
     max_tokens: int = 300_000
     bash_timeout: float = 120.0
+    max_repeats: int = 3  # the same reply this many times in a row: the model is stuck
 
 
 @dataclass
 class LoopResult:
-    status: str  # done | step_limit | token_limit | budget | model_error
+    status: str  # done | step_limit | token_limit | budget | model_error | stuck
     steps: int
     messages: list[dict] = field(default_factory=list)
     detail: str = ""
@@ -37,6 +38,17 @@ class Trajectory:
 
     def close(self) -> None:
         self.fh.close()
+
+
+def _repeats(messages: list[dict]) -> int:
+    """How many times in a row the last assistant reply was given."""
+    replies = [(m.get("content"), str(m.get("tool_calls"))) for m in messages if m["role"] == "assistant"]
+    count = 0
+    for reply in reversed(replies):
+        if reply != replies[-1]:
+            break
+        count += 1
+    return count
 
 
 def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Path, limits: Limits) -> LoopResult:
@@ -60,6 +72,9 @@ def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Pat
                 break
             messages.append(reply)
             trajectory.write(step, reply, tokens=model.usage.total)
+            if _repeats(messages) >= limits.max_repeats:
+                status, detail = "stuck", "the model repeated the same reply"
+                break
             actions = protocol.actions(reply)
             if any(a.tool == "finish" for a in actions):
                 status = "done"

@@ -9,9 +9,30 @@ PROMPTS = Path(__file__).parent / "prompts"
 LIMITS = loop.Limits(max_steps=30, max_tokens=300_000, bash_timeout=120)
 
 
+CONTEXT_CHARS = 8000  # source shown up front to models on the text protocol
+
+
 def task_text(task: dict) -> str:
     statement = task.get("statement") or task.get("problem_statement") or ""
     return f"Issue {task.get('id', '')}:\n\n{statement.strip()}\n"
+
+
+def repo_context(repo: Path, with_sources: bool) -> str:
+    """The repository's files, and (for models that cannot explore with tools) the
+    source files themselves, tests last, within a character budget."""
+    files = sorted(p for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts and "__pycache__" not in p.parts)
+    names = [str(p.relative_to(repo)) for p in files]
+    text = "\nFiles in the repository:\n" + "\n".join(names[:300]) + "\n"
+    if not with_sources:
+        return text
+    budget = CONTEXT_CHARS
+    for path in sorted((p for p in files if p.suffix == ".py"), key=lambda p: ("test" in str(p), str(p))):
+        content = path.read_text(errors="replace")
+        if len(content) > budget:
+            break
+        budget -= len(content)
+        text += f"\n{path.relative_to(repo)}:\n```python\n{content}```\n"
+    return text
 
 
 def run(task_path: Path, repo: Path, out: Path) -> int:
@@ -19,7 +40,8 @@ def run(task_path: Path, repo: Path, out: Path) -> int:
     model = fm.connect()
     chosen = protocol.choose(model.tool_calling)
     system = (PROMPTS / "solve_system.md").read_text()
-    result = loop.run(model, chosen, system, task_text(task), repo, out, LIMITS)
+    prompt = task_text(task) + repo_context(repo, with_sources=chosen.name == "text")
+    result = loop.run(model, chosen, system, prompt, repo, out, LIMITS)
     (out / "solve.json").write_text(
         json.dumps(
             {

@@ -24,8 +24,9 @@ class ImproveTest(unittest.TestCase):
 
     def test_memory_note_is_appended(self):
         agent = Path(tempfile.mkdtemp())
-        improve.remember(agent, {"task_id": "t1"}, {"summary": "s", "proposal": "p"}, True)
+        improve.remember(agent, 7, {"task_id": "t1"}, {"summary": "s", "proposal": "p"}, True)
         note = (agent / "seed_agent/memory/notes.md").read_text()
+        self.assertIn("from node 7: s", note)
         self.assertIn("focus: t1", note)
         self.assertIn("passed", note)
 

@@ -48,6 +48,12 @@ class LoopTest(unittest.TestCase):
         result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, loop.Limits(max_steps=2))
         self.assertEqual((result.status, (self.root / "a.txt").read_text()), ("step_limit", "new\n"))
 
+    def test_a_repeating_model_is_stopped(self):
+        same = {"role": "assistant", "content": "```bash\nls\n```"}
+        model = FakeModel([same] * 10, tool_calling=False)
+        result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual((result.status, model.usage.calls), ("stuck", 3))
+
     def test_budget_stops_the_loop(self):
         model = FakeModel([BudgetExhausted("spent")])
         result = loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())

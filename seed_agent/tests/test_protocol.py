@@ -27,6 +27,20 @@ class TextProtocolTest(unittest.TestCase):
         self.assertIn("-a = 1\n+a = 2", out)
 
 
+class RepoContextTest(unittest.TestCase):
+    def test_sources_first_then_tests_within_budget(self):
+        from seed_agent import solve
+
+        root = Path(tempfile.mkdtemp())
+        (root / "pkg").mkdir()
+        (root / "pkg" / "mod.py").write_text("x = 1\n")
+        (root / "tests").mkdir()
+        (root / "tests" / "test_mod.py").write_text("assert True\n")
+        text = solve.repo_context(root, with_sources=True)
+        self.assertLess(text.index("pkg/mod.py:"), text.index("tests/test_mod.py:"))
+        self.assertNotIn("```python", solve.repo_context(root, with_sources=False))
+
+
 class ToolProtocolTest(unittest.TestCase):
     def test_tool_calls_become_actions(self):
         p = protocol.ToolProtocol()

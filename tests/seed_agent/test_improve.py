@@ -4,6 +4,7 @@ copy passes `check` in a fresh sandbox, and an edit that breaks the agent fails 
 from __future__ import annotations
 
 import json
+import re
 
 from dgm import agent_exec
 from tests.seed_agent.conftest import write_evidence
@@ -90,7 +91,8 @@ def test_improve_edits_its_own_copy_which_passes_check(bwrap, scripted_gateway, 
     assert "Run the code" not in (seed_code / "seed_agent/prompts/solve_system.md").read_text()  # parent intact
     checked = agent_exec.check(bwrap, child)
     assert checked.exit_code == 0, checked.stderr
-    assert "Ran 16 tests" in checked.stderr
+    seed_tests = int(re.search(r"Ran (\d+) tests", agent_exec.check(bwrap, seed_code).stderr).group(1))
+    assert f"Ran {seed_tests + 1} tests" in checked.stderr  # the child's new test ran too
 
 
 def test_an_edit_that_breaks_the_agent_fails_check(bwrap, scripted_gateway, seed_code, work):

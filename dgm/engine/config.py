@@ -1,0 +1,124 @@
+"""The run's configuration: defaults < dgm.toml < command-line flags, resolved once and
+stored in the archive's run row. A resumed run keeps the choices that define the search."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Changing these would make a resumed run a different search.
+FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold")
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message says which key and why."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    fm: str = "auto"  # the model upstream: auto, openai[:URL], local, scripted:FILE, replay:RUN
+    model: str | None = None  # a model name at the upstream (default: the upstream's first)
+    benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
+    mode: str = "hgm"  # hgm | dgm
+    selector: str | None = None  # parent selector (default: cmp_thompson for hgm, score_child_prop for dgm)
+    alpha: float = 0.6  # hgm: expand when n_evals ** alpha >= n_nodes - 1 + pending expansions
+    cooldown: float = 0.0  # fraction of --max-evals at the end spent without expanding
+    children: int = 4  # dgm: children per generation
+    stages: tuple[int, ...] = (10, 25)  # dgm: staged evaluation sizes (then the full set)
+    threshold: float = 0.4  # dgm: resolve rate needed to pass a stage
+    final_rule: str = "quantile"  # mean | lcb | quantile
+    workers: int = 2
+    max_evals: int | None = 200
+    max_expansions: int | None = None
+    budget_usd: float | None = None
+    max_hours: float | None = None
+    job_tokens: int | None = 400_000  # model tokens one job may spend
+    backend: str = "bwrap"  # sandbox backend
+    seed: int = 0
+    solve_timeout_s: float = 900.0
+    improve_timeout_s: float = 1800.0
+    job_attempts: int = 3  # tries of a job that fails for infrastructure reasons
+    grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
+
+    def validated(self) -> RunConfig:
+        from ..benchmarks.loaders import parse_spec
+        from .final import RULES
+        from .policies import POLICIES
+        from .selectors import SELECTORS
+
+        checks = [
+            (self.mode in POLICIES, "mode", f"one of {', '.join(POLICIES)}"),
+            (self.selector is None or self.selector in SELECTORS, "selector", f"one of {', '.join(SELECTORS)}"),
+            (self.final_rule in RULES, "final_rule", f"one of {', '.join(RULES)}"),
+            (self.workers >= 1, "workers", "at least 1"),
+            (0 < self.alpha <= 1, "alpha", "in (0, 1]"),
+            (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
+            (self.children >= 1, "children", "at least 1"),
+            (parse_spec(self.benchmark)[2] in (None, "dev", "test"), "benchmark", "SUITE[:dev|:test]"),
+        ]
+        for ok, key, want in checks:
+            if not ok:
+                raise ConfigError(f"config: {key} = {getattr(self, key)!r} is not valid; expected {want}")
+        return self
+
+    @property
+    def selector_name(self) -> str:
+        return self.selector or ("cmp_thompson" if self.mode == "hgm" else "score_child_prop")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+
+FIELDS = {f.name for f in dataclasses.fields(RunConfig)}
+
+
+def _coerce(values: dict[str, Any], source: str) -> dict[str, Any]:
+    unknown = set(values) - FIELDS
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(FIELDS))}")
+    out = dict(values)
+    if "stages" in out:
+        out["stages"] = tuple(int(s) for s in out["stages"])
+    return out
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    return _coerce(data.get("evolve", data), str(path))
+
+
+def resolve(file_values: dict[str, Any], flags: dict[str, Any], stored: dict[str, Any] | None = None) -> RunConfig:
+    """defaults < stored (a resumed run) < file < flags; flags set to None are absent."""
+    flags = _coerce({k: v for k, v in flags.items() if v is not None}, "flags")
+    merged = {**_coerce(stored or {}, "the archive's run"), **file_values, **flags}
+    if stored:
+        changed = [k for k in FIXED_ON_RESUME if k in merged and _norm(merged[k]) != _norm(stored.get(k))]
+        if changed:
+            raise ConfigError(
+                f"this run was started with other {', '.join(changed)}; a resumed run keeps them "
+                f"({', '.join(f'{k}={stored.get(k)!r}' for k in changed)}). Start a new run directory instead."
+            )
+    try:
+        return RunConfig(**merged).validated()
+    except TypeError as exc:
+        raise ConfigError(f"config: {exc}") from exc
+
+
+def auto_fm(environ: dict[str, str]) -> str:
+    """`--fm auto`: a configured endpoint if there is one (DGM_FM_URL, OPENAI_BASE_URL or
+    OPENAI_API_KEY), else the embedded local model."""
+    if environ.get("DGM_FM_URL"):
+        return f"openai:{environ['DGM_FM_URL']}"
+    if environ.get("OPENAI_BASE_URL") or environ.get("OPENAI_API_KEY"):
+        return "openai"
+    return "local"
+
+
+def _norm(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple | list) else value

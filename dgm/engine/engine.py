@@ -1,0 +1,334 @@
+"""The evolution loop (ask/tell over the archive's job table).
+
+The driver alone writes the archive. It asks the policy for the next job whenever a
+worker is free, records the job before running it, runs it on the executor, and records
+its result and the job's end in one transaction. A killed run resumes from the job table:
+queued jobs run first, running ones are re-queued, nothing completed is redone. Each
+decision draws from an RNG seeded by (run seed, job number), so one worker and a
+deterministic upstream give the same archive, killed and resumed or not."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import fcntl
+import logging
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from archive import Archive, ArchiveError, HostileSnapshotError, Job
+
+from .. import agent_exec
+from ..benchmarks import Grader, load_suite
+from ..gateway import Budget, Gateway, Upstream
+from . import evidence, work
+from .config import RunConfig
+from .policies import POLICIES, Allowance, DGMPolicy, Evaluate, Expand, HGMPolicy, InFlight
+from .progress import Progress
+from .selectors import make_selector
+from .view import View, build
+
+log = logging.getLogger(__name__)
+HEARTBEAT_S = 10.0
+
+
+class EngineError(Exception):
+    """The run cannot start or go on; the message says why."""
+
+
+@dataclass
+class Running:
+    job: Job
+    action: Expand | Evaluate
+    token: str
+    future: concurrent.futures.Future
+    work_dir: Path
+
+
+@dataclass
+class Counters:
+    started: float = field(default_factory=time.monotonic)
+    stop_reason: str | None = None
+
+
+class Engine:
+    def __init__(self, run_dir: Path, config: RunConfig, upstream: Upstream, backend, progress: Progress | None = None):
+        self.run_dir = Path(run_dir)
+        self.config = config
+        self.upstream = upstream
+        self.backend = backend
+        self.progress = progress or Progress()
+        self.worker = f"driver-{os.getpid()}"
+        self.running: dict[int, Running] = {}
+        self.counters = Counters()
+
+    # --- set-up ----------------------------------------------------------------------
+    def _lock(self) -> int:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.run_dir / ".lock", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise EngineError(f"another dgm process is running {self.run_dir}") from None
+        return fd
+
+    def _policy(self):
+        cfg = self.config
+        selector = make_selector(cfg.selector_name)
+        if cfg.mode == "hgm":
+            return HGMPolicy(alpha=cfg.alpha, selector=selector)
+        return DGMPolicy(children=cfg.children, stages=cfg.stages, threshold=cfg.threshold, selector=selector)
+
+    def _seed(self, archive: Archive, ctx: work.Context) -> None:
+        if archive.nodes():
+            return
+        with tempfile.TemporaryDirectory(prefix="dgm-seed-", dir=self.run_dir) as tmp:
+            Path(tmp).chmod(0o755)
+            tree = agent_exec.seed_tree(Path(tmp) / "seed")
+            check = agent_exec.check(ctx.backend, tree)
+            if check.exit_code != 0:
+                raise EngineError(f"the seed agent fails its own check:\n{check.stderr[-2000:]}")
+            archive.add_child(None, tree, status="valid", origin={"generation": 0, "seed": True})
+        self.progress.note("seed agent stored as node 1")
+
+    def _code(self, archive: Archive, node_id: int) -> Path:
+        """A node's code, materialized once into the run's cache (read-only use)."""
+        snapshot = archive.node(node_id).snapshot
+        dest = self.run_dir / "cache" / "code" / snapshot
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            partial = dest.with_name(snapshot + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            archive.materialize(snapshot, partial)
+            for path in [partial, *partial.rglob("*")]:
+                if not path.is_symlink():
+                    path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+            partial.rename(dest)
+        return dest
+
+    # --- the loop --------------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        lock = self._lock()
+        cfg = self.config
+        try:
+            suite = load_suite(cfg.benchmark)
+            if not suite.tasks:
+                raise EngineError(f"benchmark {cfg.benchmark} has no tasks")
+            order = sorted(t.id for t in suite.tasks)
+            random.Random(cfg.seed).shuffle(order)
+            tasks = tuple(order)
+            with Archive.for_run(self.run_dir, create=True) as archive:
+                archive.save_run_config(cfg.to_dict(), cfg.seed)
+                grader = Grader(self.backend, self.run_dir / "cache" / "grade")
+                with Gateway(self.upstream, archive.path, run_budget=Budget(usd=cfg.budget_usd), seed=cfg.seed) as gw:
+                    ctx = work.Context(
+                        self.backend,
+                        grader,
+                        suite,
+                        gw.socket_path,
+                        solve_limits=_limits(cfg.solve_timeout_s),
+                        improve_limits=_limits(cfg.improve_timeout_s),
+                    )
+                    self._seed(archive, ctx)
+                    requeued = archive.jobs.recover_stale(timeout_s=-1)  # every running job lost its driver
+                    if requeued:
+                        self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
+                    self._loop(archive, gw, ctx, tasks)
+                    return self._summary(archive, gw, tasks)
+        finally:
+            os.close(lock)
+
+    def _loop(self, archive: Archive, gw: Gateway, ctx: work.Context, tasks: tuple[str, ...]) -> None:
+        cfg = self.config
+        policy = self._policy()
+        benchmark = cfg.benchmark
+        last_beat = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=cfg.workers, thread_name_prefix="dgm-job") as pool:
+            while True:
+                view = build(archive, benchmark, tasks)
+                stop = self._stop_reason(view, gw)
+                if stop and not self.counters.stop_reason:
+                    self.counters.stop_reason = stop
+                    self.progress.note(f"stopping: {stop}")
+                while not self.counters.stop_reason and len(self.running) < cfg.workers:
+                    job = self._next_job(archive, view, policy, gw)
+                    if job is None:
+                        break
+                    self._dispatch(archive, gw, ctx, job, pool)
+                    view = build(archive, benchmark, tasks)
+                self.progress.update(view, self._flight(), gw, self.counters)
+                if not self.running:
+                    if not self.counters.stop_reason:
+                        self.counters.stop_reason = "nothing left to do"
+                    return
+                timeout = cfg.grace_s if self.counters.stop_reason else HEARTBEAT_S
+                done, _ = concurrent.futures.wait(
+                    [r.future for r in self.running.values()],
+                    timeout=timeout,
+                    return_when=concurrent.futures.FIRST_COMPLETED,
+                )
+                if not done and self.counters.stop_reason:
+                    self.progress.note(
+                        f"{len(self.running)} job(s) still running after {cfg.grace_s:g}s; leaving "
+                        "them to be re-queued on resume"
+                    )
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    return
+                for job_id in [j for j, r in self.running.items() if r.future in done]:
+                    self._finish(archive, gw, self.running.pop(job_id))
+                if time.monotonic() - last_beat > HEARTBEAT_S:
+                    for r in self.running.values():
+                        archive.jobs.heartbeat(r.job.id, self.worker)
+                    last_beat = time.monotonic()
+
+    def _flight(self) -> InFlight:
+        expands = tuple(r.action for r in self.running.values() if isinstance(r.action, Expand))
+        evals = frozenset(
+            (r.action.node, r.action.task) for r in self.running.values() if isinstance(r.action, Evaluate)
+        )
+        return InFlight(expands, evals)
+
+    def _allowance(self, view: View, gw: Gateway) -> Allowance:
+        cfg, flight = self.config, self._flight()
+        evals = view.evaluations() + len(flight.evaluations)
+        expansions = len(view.nodes) - 1 + len(flight.expands)
+        cooling = bool(cfg.max_evals and cfg.cooldown and evals >= (1 - cfg.cooldown) * cfg.max_evals)
+        return Allowance(
+            expand=cfg.max_expansions is None or expansions < cfg.max_expansions,
+            evaluate=cfg.max_evals is None or evals < cfg.max_evals,
+            cooling=cooling,
+        )
+
+    def _stop_reason(self, view: View, gw: Gateway) -> str | None:
+        cfg = self.config
+        if cfg.budget_usd is not None and gw.run_usage[1] >= cfg.budget_usd:
+            return f"budget of ${cfg.budget_usd:g} spent"
+        if cfg.max_hours is not None and time.monotonic() - self.counters.started >= cfg.max_hours * 3600:
+            return f"--max-hours {cfg.max_hours:g} reached"
+        allow = self._allowance(view, gw)
+        if not allow.evaluate and not allow.expand:
+            return "evaluation and expansion limits reached"
+        return None
+
+    def _next_job(self, archive: Archive, view: View, policy, gw: Gateway) -> Job | None:
+        """A queued job (decided earlier, e.g. before a crash), else a new decision."""
+        queued = [j for j in archive.jobs.list(state="queued") if j.id not in self.running]
+        if not queued:
+            decision = len(archive.jobs.list())
+            rng = random.Random(f"{self.config.seed}:{decision}")
+            action = policy.next(view, self._flight(), self._allowance(view, gw), rng)
+            if action is None:
+                return None
+            if isinstance(action, Expand):
+                payload = {"parent": action.parent, "generation": action.generation}
+                archive.jobs.enqueue("expand", payload, max_attempts=self.config.job_attempts)
+            else:
+                payload = {"node": action.node, "task": action.task, "benchmark": self.config.benchmark}
+                archive.jobs.enqueue("evaluate", payload, max_attempts=self.config.job_attempts)
+        return archive.jobs.claim(self.worker)
+
+    def _dispatch(self, archive: Archive, gw: Gateway, ctx: work.Context, job: Job, pool) -> None:
+        work_dir = self.run_dir / "work" / f"job-{job.id}"
+        shutil.rmtree(work_dir, ignore_errors=True)
+        work_dir.mkdir(parents=True)
+        work_dir.chmod(0o755)
+        if job.kind == "expand":
+            parent = job.payload["parent"]
+            action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
+            token = gw.issue_token(job.id, parent, Budget(tokens=self.config.job_tokens))
+            tokens, usd = gw.run_usage
+            budget = {
+                "run_tokens_spent": tokens,
+                "run_usd_spent": round(usd, 4),
+                "usd_limit": self.config.budget_usd,
+                "evals_limit": self.config.max_evals,
+            }
+            ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, work_dir / "evidence", budget)
+            spec = work.ExpandJob(job.id, parent, self._code(archive, parent), ev, work_dir, token, action.generation)
+            future = pool.submit(work.run_expand, ctx, spec)
+            self.progress.note(f"job {job.id}: expand node {parent}")
+        else:
+            node, task = job.payload["node"], job.payload["task"]
+            action = Evaluate(node, task)
+            token = gw.issue_token(job.id, node, Budget(tokens=self.config.job_tokens))
+            spec = work.EvaluateJob(job.id, node, task, self._code(archive, node), work_dir, token)
+            future = pool.submit(work.run_evaluate, ctx, spec)
+        self.running[job.id] = Running(job, action, token, future, work_dir)
+
+    def _finish(self, archive: Archive, gw: Gateway, run: Running) -> None:
+        gw.revoke_token(run.token)
+        job = run.job
+        try:
+            outcome = run.future.result()
+        except Exception as exc:  # noqa: BLE001 - an infrastructure failure: retried, then failed with its reason
+            log.exception("job %s failed", job.id)
+            with gw.lock:
+                failed = archive.jobs.fail(job.id, self.worker, f"{exc.__class__.__name__}: {exc}")
+                archive.log_event("job_error", job_id=job.id, data={"error": str(exc), "state": failed.state})
+            self.progress.note(f"job {job.id} ({job.kind}) failed: {exc} -> {failed.state}")
+            shutil.rmtree(run.work_dir, ignore_errors=True)
+            return
+        with gw.lock:  # the gateway writes fm_calls to the same file from its threads
+            if isinstance(run.action, Evaluate):
+                self._record_evaluation(archive, job, run.action, outcome)
+            else:
+                self._record_child(archive, job, run.action, outcome)
+        shutil.rmtree(run.work_dir, ignore_errors=True)
+
+    def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
+        verdict = outcome.verdict
+        _, usd = archive.fm_usage(job.id)
+        with archive.atomic():
+            done = [e for e in archive.evaluations(action.node, self.config.benchmark) if e.task_id == action.task]
+            if not done:  # recorded at most once, even if a job ran twice
+                archive.add_evaluation(
+                    action.node,
+                    self.config.benchmark,
+                    action.task,
+                    verdict.resolved,
+                    tests=verdict.tests,
+                    duration_s=outcome.seconds,
+                    cost_usd=usd,
+                    log=work.evaluation_bundle(outcome),
+                    attempt=0,
+                )
+            archive.jobs.finish(job.id, self.worker, {"resolved": verdict.resolved, "reason": verdict.reason})
+        self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
+
+    def _record_child(self, archive: Archive, job: Job, action: Expand, outcome: work.ExpandOutcome) -> None:
+        tokens, usd = archive.fm_usage(job.id)
+        origin = {**outcome.origin, "tokens": tokens, "usd": round(usd, 6)}
+        status = "valid" if outcome.valid else "invalid"
+        with archive.atomic():
+            try:
+                if outcome.child is None:
+                    raise HostileSnapshotError(".", outcome.reason or "no child")
+                node = archive.add_child(action.parent, outcome.child, status=status, origin=origin)
+            except (HostileSnapshotError, ArchiveError) as exc:
+                parent_snapshot = archive.node(action.parent).snapshot
+                node = archive.add_node(action.parent, parent_snapshot, status="invalid", origin=origin)
+                outcome = work.ExpandOutcome(None, False, outcome.reason or f"unstorable child: {exc}", origin)
+            if not outcome.valid:
+                archive.set_status(node.id, "invalid", outcome.reason)
+            archive.jobs.finish(job.id, self.worker, {"child": node.id, "valid": outcome.valid})
+        self.progress.expanded(action.parent, node.id, outcome.valid, outcome.reason, tokens)
+
+    def _summary(self, archive: Archive, gw: Gateway, tasks: tuple[str, ...]) -> dict[str, Any]:
+        from .status import summary
+
+        return summary(archive, self.config, tasks, stop_reason=self.counters.stop_reason)
+
+
+def _limits(wall_s: float):
+    from sandbox import Limits
+
+    return Limits(wall_s=wall_s, cpu_s=wall_s * 2, memory_mb=4096, pids=512, disk_mb=2048)
+
+
+POLICY_NAMES = tuple(POLICIES)

@@ -1,0 +1,102 @@
+"""What a parent's meta agent sees when it improves itself (/evidence): its per-task
+results (statement, trajectory, patch, test output, verdict), its lineage with score
+deltas, its earlier children's attempts, and the budget left. Format: seed_agent/README.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from archive import Archive
+
+from ..benchmarks import BenchmarkError, Suite
+
+CLIP = 20_000
+
+
+def _clip(text: str, limit: int = CLIP) -> str:
+    return text if len(text) <= limit else text[: limit // 2] + "\n[... clipped ...]\n" + text[-limit // 2 :]
+
+
+def bundle(archive: Archive, log_blob: str | None) -> dict[str, Any]:
+    """The JSON bundle stored with an evaluation (patch, test log, reason, trajectory)."""
+    if not log_blob:
+        return {}
+    try:
+        return json.loads(archive.blob(log_blob))
+    except ValueError:
+        return {"test_log": archive.blob(log_blob).decode("utf-8", "replace")}
+
+
+def outcome(reason: str | None, info: dict[str, Any]) -> str:
+    """ok (the agent ran and the tests judged it), timeout, or error (it crashed, its patch
+    did not apply, ...)."""
+    if reason == "timeout" or info.get("agent_timed_out"):
+        return "timeout"
+    return "ok" if reason in (None, "tests_failed") else "error"
+
+
+def score(archive: Archive, node_id: int, benchmark: str) -> dict[str, int]:
+    evals = archive.evaluations(node_id, benchmark)
+    return {"resolved": sum(e.resolved for e in evals), "total": len(evals)}
+
+
+def build(archive: Archive, suite: Suite, node_id: int, benchmark: str, dest: Path, budget: dict[str, Any]) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    tasks = []
+    for ev in archive.evaluations(node_id, benchmark):
+        info = bundle(archive, ev.log_blob)
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", ev.task_id)
+        (dest / "tasks" / safe).mkdir(parents=True, exist_ok=True)
+        (dest / "tasks" / safe / "trajectory.jsonl").write_text(info.get("trajectory", ""))
+        try:
+            statement = suite.task(ev.task_id).statement
+        except BenchmarkError:
+            statement = ""
+        reason = info.get("reason")
+        tasks.append(
+            {
+                "task_id": ev.task_id,
+                "resolved": ev.resolved,
+                "statement": statement,
+                "patch": _clip(info.get("patch", "")),
+                "test_output": _clip(info.get("test_log", ""), 8000),
+                "exit": outcome(reason, info),
+                "reason": reason,
+                "tests": ev.tests,
+                "trajectory": f"tasks/{safe}/trajectory.jsonl",
+            }
+        )
+    lineage, previous = [], None
+    for node in archive.lineage(node_id):
+        s = score(archive, node.id, benchmark)
+        rate = s["resolved"] / s["total"] if s["total"] else None
+        delta = None if rate is None or previous is None else round(rate - previous, 4)
+        lineage.append({"node_id": node.id, "score": s, "delta": delta, "summary": node.origin.get("summary", "")})
+        previous = rate if rate is not None else previous
+    siblings = [
+        {
+            "node_id": c.id,
+            "status": c.status,
+            "reason": c.reason,
+            "summary": c.origin.get("summary", ""),
+            "proposal": c.origin.get("proposal", ""),
+            "score": score(archive, c.id, benchmark),
+        }
+        for c in archive.children(node_id)
+    ]
+    summary = {
+        "node_id": node_id,
+        "benchmark": benchmark,
+        "score": score(archive, node_id, benchmark),
+        "tasks": tasks,
+        "lineage": lineage,
+        "siblings": siblings,
+        "budget": budget,
+    }
+    (dest / "summary.json").write_text(json.dumps(summary, indent=2))
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return dest

@@ -1,0 +1,161 @@
+"""Policies: given the archive's view and what is in flight, the next job to run.
+
+    hgm  asynchronous, no generations: expand when n_evals ** alpha >= n_nodes - 1 +
+         pending expansions, else evaluate; parents by CMP Thompson sampling, evaluation
+         targets by Thompson sampling over each node's own results.
+    dgm  generations of k children; parents by DGM's rule; staged evaluation.
+
+The seed is evaluated first (the first stage in dgm mode, every task in hgm mode), so
+every later comparison has a baseline."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
+
+from .selectors import Selector, make_selector
+from .view import View
+
+
+@dataclass(frozen=True)
+class Expand:
+    parent: int
+    generation: int = 0
+
+
+@dataclass(frozen=True)
+class Evaluate:
+    node: int
+    task: str
+
+
+Action = Expand | Evaluate
+
+
+@dataclass(frozen=True)
+class InFlight:
+    expands: tuple[Expand, ...] = ()
+    evaluations: frozenset[tuple[int, str]] = frozenset()
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What the run's budgets still allow."""
+
+    expand: bool = True
+    evaluate: bool = True
+    cooling: bool = False  # the cool-down phase: no more expansions, spend evaluations on the best
+
+
+class Policy(Protocol):
+    name: ClassVar[str]
+
+    def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
+        """The next job, or None to wait for in-flight work (or when nothing is left)."""
+
+
+def _open_tasks(view: View, node: int, flight: InFlight, limit: int | None = None) -> list[str]:
+    tasks = view.tasks if limit is None else view.tasks[:limit]
+    done = view.nodes[node].evaluated
+    return [t for t in tasks if t not in done and (node, t) not in flight.evaluations]
+
+
+@dataclass
+class HGMPolicy:
+    name: ClassVar[str] = "hgm"
+    alpha: float = 0.6
+    selector: Selector = field(default_factory=lambda: make_selector("cmp_thompson"))
+
+    def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
+        root = view.root
+        if allow.evaluate and _open_tasks(view, root, flight):
+            return Evaluate(root, _open_tasks(view, root, flight)[0])
+        if len(view.nodes[root].evaluated) < len(view.tasks):
+            return None  # the baseline is still being measured
+        nodes = len(view.nodes)
+        want_expand = view.evaluations() ** self.alpha >= nodes - 1 + len(flight.expands)
+        if allow.expand and not allow.cooling and want_expand:
+            return Expand(self.selector.select(view, view.valid(), 1, rng)[0])
+        if allow.evaluate:
+            target = self._evaluation_target(view, flight, rng, allow.cooling)
+            if target:
+                return target
+        if allow.expand and not allow.cooling:
+            return Expand(self.selector.select(view, view.valid(), 1, rng)[0])
+        return None
+
+    @staticmethod
+    def _evaluation_target(view: View, flight: InFlight, rng: random.Random, cooling: bool) -> Evaluate | None:
+        open_nodes = [i for i in view.valid() if _open_tasks(view, i, flight)]
+        if not open_nodes:
+            return None
+        if cooling:  # spend what is left on the nodes that look best
+            node = max(open_nodes, key=lambda i: (view.nodes[i].mean, view.nodes[i].n, -i))
+        else:
+            draws = {i: rng.betavariate(1 + view.nodes[i].successes, 1 + view.nodes[i].failures) for i in open_nodes}
+            node = max(open_nodes, key=lambda i: (draws[i], -i))
+        return Evaluate(node, _open_tasks(view, node, flight)[0])
+
+
+@dataclass
+class DGMPolicy:
+    """Generations of `children` expansions. Each new node is evaluated in stages: the
+    first `stages[0]` tasks; the next stage only if its resolve rate reached `threshold`;
+    the full set only for nodes within `top_margin` of the best rate at that stage."""
+
+    name: ClassVar[str] = "dgm"
+    children: int = 4
+    stages: tuple[int, ...] = (10, 25)
+    threshold: float = 0.4
+    top_margin: float = 0.1
+    selector: Selector = field(default_factory=lambda: make_selector("score_child_prop"))
+
+    def _limit(self, view: View, node: int) -> int:
+        """How many of the run's tasks this node has earned evaluation on so far."""
+        sizes = [min(s, len(view.tasks)) for s in self.stages] + [len(view.tasks)]
+        stats = view.nodes[node]
+        limit = sizes[0]
+        for stage, size in enumerate(sizes[1:], start=1):
+            if len(stats.evaluated) < limit:
+                return limit
+            rate = stats.mean
+            if stage < len(sizes) - 1 and rate < self.threshold:
+                return limit
+            if stage == len(sizes) - 1:
+                peers = [n.mean for n in view.nodes.values() if len(n.evaluated) >= limit and n.status == "valid"]
+                if peers and rate < max(peers) - self.top_margin:
+                    return limit
+            limit = size
+        return limit
+
+    def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
+        generation = max(n.generation for n in view.nodes.values())
+        members = [i for i, n in view.nodes.items() if n.generation == generation]
+        can_expand = allow.expand and not allow.cooling
+        if generation >= 1 and can_expand:  # finish making this generation's children first
+            started = len(members) + sum(1 for e in flight.expands if e.generation == generation)
+            if started < self.children:
+                return Expand(self.selector.select(view, _parents(view, generation), 1, rng)[0], generation)
+        if allow.evaluate:
+            for node in sorted(i for i in members if view.nodes[i].status == "valid"):
+                open_tasks = _open_tasks(view, node, flight, self._limit(view, node))
+                if open_tasks:
+                    return Evaluate(node, open_tasks[0])
+        unfinished = any(e.generation == generation for e in flight.expands) or any(
+            node in members for node, _ in flight.evaluations
+        )
+        if unfinished:
+            return None  # the generation is not finished yet
+        started = sum(1 for e in flight.expands if e.generation == generation + 1)
+        if can_expand and started < self.children:
+            return Expand(self.selector.select(view, _parents(view, generation + 1), 1, rng)[0], generation + 1)
+        return None
+
+
+def _parents(view: View, generation: int) -> list[int]:
+    """Parents for a generation: valid nodes made before it."""
+    return [i for i in view.valid() if view.nodes[i].generation < generation]
+
+
+POLICIES: dict[str, type] = {HGMPolicy.name: HGMPolicy, DGMPolicy.name: DGMPolicy}

@@ -1,0 +1,78 @@
+"""The run's summary: what `dgm status` prints and what a finished `dgm evolve` reports."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from archive import Archive
+
+from . import final
+from .view import build
+
+
+def task_order(task_ids: list[str], seed: int) -> tuple[str, ...]:
+    order = sorted(task_ids)
+    random.Random(seed).shuffle(order)
+    return tuple(order)
+
+
+def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str | None = None) -> dict[str, Any]:
+    view = build(archive, config.benchmark, tasks)
+    stats = archive.stats()
+    tokens, usd = archive.fm_usage()
+    best_id = final.best(view, config.final_rule)
+    best = None
+    if best_id is not None:
+        node = view.nodes[best_id]
+        lo, hi = final.wilson_interval(node.successes, node.n)
+        best = {
+            "node": best_id,
+            "rule": config.final_rule,
+            "resolved": node.successes,
+            "n": node.n,
+            "rate": round(node.mean, 4),
+            "interval": [round(lo, 4), round(hi, 4)],
+        }
+    return {
+        "benchmark": config.benchmark,
+        "mode": config.mode,
+        "selector": config.selector_name,
+        "nodes": stats.nodes,
+        "valid": stats.nodes_by_status["valid"],
+        "invalid": stats.nodes_by_status["invalid"],
+        "expansions": max(stats.nodes - 1, 0),
+        "evaluations": view.evaluations(),
+        "resolved": sum(n.successes for n in view.nodes.values()),
+        "best": best,
+        "tokens": tokens,
+        "usd": round(usd, 4),
+        "fm_calls": len(archive.fm_calls()),
+        "fm_errors": len(archive.events("fm_error")),
+        "budget_refusals": len(archive.events("budget_exhausted")),
+        "job_errors": len(archive.events("job_error")),
+        "jobs": stats.jobs_by_state,
+        "stop_reason": stop_reason,
+    }
+
+
+def lines(s: dict[str, Any]) -> list[str]:
+    best = s["best"]
+    best_text = (
+        f"node {best['node']}: {best['resolved']}/{best['n']} resolved "
+        f"(95% interval {best['interval'][0]:.2f}-{best['interval'][1]:.2f}, rule {best['rule']})"
+        if best
+        else "none yet"
+    )
+    out = [
+        f"benchmark    {s['benchmark']}  (mode {s['mode']}, selector {s['selector']})",
+        f"agents       {s['nodes']} ({s['valid']} valid, {s['invalid']} invalid; {s['expansions']} expansions)",
+        f"evaluations  {s['evaluations']} ({s['resolved']} resolved)",
+        f"best agent   {best_text}",
+        f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_errors']} failed calls, "
+        f"{s['budget_refusals']} budget refusals",
+        "jobs         " + ", ".join(f"{k} {v}" for k, v in s["jobs"].items()) + f"; {s['job_errors']} job errors",
+    ]
+    if s.get("stop_reason"):
+        out.append(f"stopped      {s['stop_reason']}")
+    return out

@@ -1,0 +1,134 @@
+"""The two kinds of job, as run by a worker: inputs prepared by the driver (code and
+evidence on disk, a gateway token), outputs returned as values. Only the driver writes
+the archive."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from archive import HostileSnapshotError, SnapshotLimits
+from archive.snapshots import scan
+from sandbox import Backend, Limits
+
+from .. import agent_exec
+from ..benchmarks import Grader, Suite
+from ..benchmarks.evaluate import Evaluation, evaluate
+
+TRAJECTORY_LIMIT = 400_000
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every job of a run shares."""
+
+    backend: Backend
+    grader: Grader
+    suite: Suite
+    socket: Path
+    solve_limits: Limits
+    improve_limits: Limits
+
+
+@dataclass(frozen=True)
+class ExpandJob:
+    job_id: int
+    parent_id: int
+    code: Path  # the parent's snapshot, materialized
+    evidence: Path
+    work: Path
+    token: str
+    generation: int
+
+
+@dataclass(frozen=True)
+class ExpandOutcome:
+    child: Path | None  # the edited copy (None: nothing usable came back)
+    valid: bool
+    reason: str | None
+    origin: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EvaluateJob:
+    job_id: int
+    node_id: int
+    task_id: str
+    code: Path
+    work: Path
+    token: str
+
+
+def _tail(text: str, n: int = 1500) -> str:
+    return text[-n:]
+
+
+def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
+    run = agent_exec.improve(
+        ctx.backend,
+        job.code,
+        job.evidence,
+        job.work / "improve",
+        agent_exec.Access(ctx.socket, job.token),
+        limits=ctx.improve_limits,
+    )
+    report_path = run.out / "improve.json"
+    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    origin = {
+        "generation": job.generation,
+        "job": job.job_id,
+        "summary": (report.get("diagnosis") or {}).get("summary", ""),
+        "proposal": (report.get("diagnosis") or {}).get("proposal", ""),
+        "focus": report.get("focus"),
+        "improve_exit": run.result.exit_code,
+        "improve_limit": run.result.limit_hit,
+    }
+    child = job.work / "improve" / "agent"
+    try:
+        same = scan(child, SnapshotLimits()).digest == scan(job.code, SnapshotLimits()).digest
+    except HostileSnapshotError as exc:
+        return ExpandOutcome(None, False, f"unsafe snapshot: {exc}", origin)
+    if same:
+        return ExpandOutcome(child, False, "no change: the meta agent left its code as it was", origin)
+    check = agent_exec.check(ctx.backend, child)
+    if check.exit_code != 0:
+        return ExpandOutcome(child, False, f"check failed (exit {check.exit_code}): {_tail(check.stderr)}", origin)
+    return ExpandOutcome(child, True, None, origin)
+
+
+def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
+    task = ctx.suite.task(job.task_id)
+    return evaluate(
+        ctx.backend,
+        ctx.grader,
+        task,
+        job.code,
+        agent_exec.Access(ctx.socket, job.token),
+        job.work,
+        limits=ctx.solve_limits,
+    )
+
+
+def evaluation_bundle(evaluation: Evaluation) -> bytes:
+    """What is kept of an evaluation besides its verdict: the patch, the test log, the
+    agent's trajectory (clipped), and why it failed."""
+    verdict, agent = evaluation.verdict, evaluation.agent
+    trajectory = ""
+    if agent is not None and (agent.out / "trajectory.jsonl").exists():
+        trajectory = (agent.out / "trajectory.jsonl").read_text(errors="replace")[-TRAJECTORY_LIMIT:]
+    return json.dumps(
+        {
+            "patch": evaluation.patch,
+            "test_log": verdict.log,
+            "reason": verdict.reason,
+            "stripped": list(verdict.stripped),
+            "fail_to_pass": verdict.fail_to_pass,
+            "pass_to_pass": verdict.pass_to_pass,
+            "trajectory": trajectory,
+            "agent_exit": agent.result.exit_code if agent else None,
+            "agent_timed_out": bool(agent and agent.result.timed_out),
+            "agent_stderr": _tail(agent.result.stderr, 4000) if agent else "",
+        }
+    ).encode()

@@ -1,0 +1,42 @@
+"""HGM's clade statistics, pinned against a brute-force recomputation after many updates."""
+
+from __future__ import annotations
+
+import random
+
+from archive import Archive
+from dgm.engine.view import build
+from tests.helpers import write_tree
+
+
+def test_view_clade_stats_match_brute_force_after_many_updates(tmp_path):
+    rng = random.Random(42)
+    tasks = tuple(f"t{i}" for i in range(6))
+    with Archive(tmp_path / "a.db") as ar:
+        snap = ar.add_snapshot(write_tree(tmp_path / "s", {"x": "1"}))
+        parent_of = {ar.add_node(None, snap, "valid").id: None}
+        results: list[tuple[int, bool]] = []
+        for step in range(300):
+            if rng.random() < 0.3:
+                node = ar.add_node(rng.choice(list(parent_of)), snap, rng.choice(["valid", "invalid"]))
+                parent_of[node.id] = node.parent_id
+            else:
+                node_id = rng.choice(list(parent_of))
+                resolved = rng.random() < 0.35
+                ar.add_evaluation(node_id, "bench", rng.choice(tasks), resolved, attempt=None)
+                results.append((node_id, resolved))
+            if step % 50 == 49:
+                view = build(ar, "bench", tasks)
+                for node_id, stats in view.nodes.items():
+                    subtree = {node_id}
+                    changed = True
+                    while changed:
+                        new = {c for c, p in parent_of.items() if p in subtree} - subtree
+                        changed = bool(new)
+                        subtree |= new
+                    s = sum(r for n, r in results if n in subtree)
+                    f = sum(not r for n, r in results if n in subtree)
+                    assert (stats.clade_successes, stats.clade_failures) == (s, f), node_id
+                    own = [r for n, r in results if n == node_id]
+                    assert (stats.successes, stats.failures) == (sum(own), len(own) - sum(own))
+                assert build(ar, "bench", tasks) == view  # computing them changed nothing
