@@ -165,7 +165,7 @@ class Engine:
                 self.progress.update(view, self._flight(), gw, self.counters)
                 if not self.running:
                     if not self.counters.stop_reason:
-                        self.counters.stop_reason = "nothing left to do"
+                        self.counters.stop_reason = self._idle_reason(view, gw)
                     return
                 timeout = cfg.grace_s if self.counters.stop_reason else HEARTBEAT_S
                 done, _ = concurrent.futures.wait(
@@ -215,6 +215,14 @@ class Engine:
         if not allow.evaluate and not allow.expand:
             return "evaluation and expansion limits reached"
         return None
+
+    def _idle_reason(self, view: View, gw: Gateway) -> str:
+        allow = self._allowance(view, gw)
+        if not allow.evaluate:
+            return "evaluation limit (--max-evals) reached"
+        if not allow.expand:
+            return "expansion limit reached and nothing left to evaluate"
+        return "nothing left to do: every agent is evaluated on every task"
 
     def _next_job(self, archive: Archive, view: View, policy, gw: Gateway) -> Job | None:
         """A queued job (decided earlier, e.g. before a crash), else a new decision."""
