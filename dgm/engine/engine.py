@@ -57,8 +57,19 @@ class Counters:
 
 
 class Engine:
-    def __init__(self, run_dir: Path, config: RunConfig, upstream: Upstream, backend, progress: Progress | None = None):
+    def __init__(
+        self,
+        run_dir: Path,
+        config: RunConfig,
+        upstream: Upstream,
+        backend,
+        progress: Progress | None = None,
+        executor: concurrent.futures.Executor | None = None,
+    ):
+        """`executor` runs the jobs (any concurrent.futures.Executor: the default is a local
+        thread pool of `config.workers`; a cluster executor plugs in here)."""
         self.run_dir = Path(run_dir)
+        self.executor = executor
         self.config = config
         self.upstream = upstream
         self.backend = backend
@@ -149,7 +160,8 @@ class Engine:
         policy = self._policy()
         benchmark = cfg.benchmark
         last_beat = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=cfg.workers, thread_name_prefix="dgm-job") as pool:
+        pool = self.executor or concurrent.futures.ThreadPoolExecutor(cfg.workers, thread_name_prefix="dgm-job")
+        with pool:
             while True:
                 view = build(archive, benchmark, tasks)
                 stop = self._stop_reason(view, gw)
