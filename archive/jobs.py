@@ -69,9 +69,11 @@ class JobQueue:
             ).lastrowid
             return self.get(job_id)
 
-    def claim(self, worker: str, kinds: Iterable[str] | None = None) -> Job | None:
-        """Take the oldest queued job (of `kinds`, if given) for `worker`, or None."""
+    def claim(self, worker: str, kinds: Iterable[str] | None = None, job_id: int | None = None) -> Job | None:
+        """Take the oldest queued job (of `kinds`, or exactly `job_id`, if given) for `worker`, or None."""
         sql, params = "SELECT id FROM jobs WHERE state = 'queued'", []
+        if job_id is not None:
+            sql, params = sql + " AND id = ?", [job_id]
         if kinds is not None:
             kinds = list(kinds)
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"

@@ -9,34 +9,16 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from archive import Archive, ArchiveError
+from archive import ArchiveError
 from sandbox import BACKENDS
 
 from . import __version__
 
-run_option = click.option(
-    "--run",
-    "run_dir",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (holds archive.db).",
-)
-
-
-@contextmanager
-def open_archive(run_dir: Path) -> Iterator[Archive]:
-    """Open an existing run's archive; archive errors become clean CLI errors."""
-    try:
-        with Archive.for_run(run_dir, create=False) as archive:
-            yield archive
-    except ArchiveError as exc:
-        raise click.ClickException(str(exc)) from exc
+from .cli_common import open_archive, run_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -494,6 +476,16 @@ def status(run_dir: Path, as_json: bool) -> None:
         return
     for line in lines(result):
         click.echo(line)
+
+
+def _register_inspection() -> None:
+    from .inspect.commands import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_register_inspection()
 
 
 if __name__ == "__main__":

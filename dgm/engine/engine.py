@@ -35,6 +35,7 @@ from .view import View, build
 
 log = logging.getLogger(__name__)
 HEARTBEAT_S = 10.0
+ENGINE_JOBS = ("expand", "evaluate")  # other kinds (transfer evals) belong to other commands
 
 
 class EngineError(Exception):
@@ -137,17 +138,21 @@ class Engine:
             with Archive.for_run(self.run_dir, create=True) as archive:
                 archive.save_run_config(cfg.to_dict(), cfg.seed)
                 grader = Grader(self.backend, self.run_dir / "cache" / "grade")
-                with Gateway(self.upstream, archive.path, run_budget=Budget(usd=cfg.budget_usd), seed=cfg.seed) as gw:
+                gateway = Gateway(
+                    self.upstream, archive.path, run_budget=Budget(usd=cfg.budget_usd), seed=cfg.seed, model=cfg.model
+                )
+                with gateway as gw:
                     ctx = work.Context(
                         self.backend,
                         grader,
                         suite,
                         gw.socket_path,
-                        solve_limits=_limits(cfg.solve_timeout_s),
-                        improve_limits=_limits(cfg.improve_timeout_s),
+                        solve_limits=work.limits_for(cfg.solve_timeout_s),
+                        improve_limits=work.limits_for(cfg.improve_timeout_s),
                     )
                     self._seed(archive, ctx)
-                    requeued = archive.jobs.recover_stale(timeout_s=-1)  # every running job lost its driver
+                    # Every running job lost its driver (the run lock makes this process the only one).
+                    requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
                     if requeued:
                         self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
                     self._loop(archive, gw, ctx, tasks)
@@ -238,7 +243,7 @@ class Engine:
 
     def _next_job(self, archive: Archive, view: View, policy, gw: Gateway) -> Job | None:
         """A queued job (decided earlier, e.g. before a crash), else a new decision."""
-        queued = [j for j in archive.jobs.list(state="queued") if j.id not in self.running]
+        queued = [j for j in archive.jobs.list(state="queued") if j.kind in ENGINE_JOBS and j.id not in self.running]
         if not queued:
             decision = len(archive.jobs.list())
             rng = random.Random(f"{self.config.seed}:{decision}")
@@ -251,7 +256,7 @@ class Engine:
             else:
                 payload = {"node": action.node, "task": action.task, "benchmark": self.config.benchmark}
                 archive.jobs.enqueue("evaluate", payload, max_attempts=self.config.job_attempts)
-        return archive.jobs.claim(self.worker)
+        return archive.jobs.claim(self.worker, kinds=ENGINE_JOBS)
 
     def _dispatch(self, archive: Archive, gw: Gateway, ctx: work.Context, job: Job, pool) -> None:
         work_dir = self.run_dir / "work" / f"job-{job.id}"
@@ -343,12 +348,6 @@ class Engine:
         from .status import summary
 
         return summary(archive, self.config, tasks, stop_reason=self.counters.stop_reason)
-
-
-def _limits(wall_s: float):
-    from sandbox import Limits
-
-    return Limits(wall_s=wall_s, cpu_s=wall_s * 2, memory_mb=4096, pids=512, disk_mb=2048)
 
 
 POLICY_NAMES = tuple(POLICIES)

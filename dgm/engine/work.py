@@ -20,6 +20,11 @@ from ..benchmarks.evaluate import Evaluation, evaluate
 TRAJECTORY_LIMIT = 400_000
 
 
+def limits_for(wall_s: float) -> Limits:
+    """Sandbox limits of an agent run that may take `wall_s` seconds."""
+    return Limits(wall_s=wall_s, cpu_s=wall_s * 2, memory_mb=4096, pids=512, disk_mb=2048)
+
+
 @dataclass(frozen=True)
 class Context:
     """What every job of a run shares."""

@@ -57,8 +57,12 @@ class Gateway:
         retry: RetryPolicy = RetryPolicy(),
         seed: int = 0,
         socket_path: str | Path | None = None,
+        model: str | None = None,
     ):
+        """`model`: what "default" (and any name the upstream does not list) means; None
+        takes the upstream's first model."""
         self.upstream = upstream
+        self.model = model
         self.archive = Archive(archive_path, shared_between_threads=True) if archive_path else None
         self.run_budget, self.prices, self.retry = run_budget, prices, retry
         self.rng = random.Random(seed)
@@ -125,6 +129,7 @@ class Gateway:
 
     # --- serving ---------------------------------------------------------------------
     def models(self) -> dict[str, Any]:
+        names = [self.model] if self.model else self.upstream.models()
         return {
             "object": "list",
             "data": [
@@ -138,7 +143,7 @@ class Gateway:
                         "note": self.upstream.note,
                     },
                 }
-                for m in self.upstream.models()
+                for m in names
             ],
         }
 
@@ -175,8 +180,9 @@ class Gateway:
         """One metered, budgeted, retried completion (the whole reply, never a stream)."""
         self._check_budgets(grant)
         models = self.upstream.models()
-        if request.get("model") in (None, "", "default") or request["model"] not in models:
-            request = {**request, "model": models[0]}
+        wanted = request.get("model")
+        if wanted in (None, "", "default") or (wanted not in models and self.model):
+            request = {**request, "model": self.model or models[0]}
         key = request_hash(request)
         start = time.monotonic()
         reply, error, attempt = None, None, 0

@@ -189,3 +189,11 @@ def test_upstream_registry_errors():
         make_upstream("scripted")
     with pytest.raises(ValueError, match="cannot read"):
         make_upstream("scripted:/nonexistent.json")
+
+
+def test_a_configured_model_name_is_what_default_means(make_gateway, openai_client):
+    gw = make_gateway(HELLO, model="other-model")
+    client = openai_client(gw, gw.issue_token())
+    assert [m.id for m in client.models.list().data] == ["other-model"]
+    assert ask(client).model == "other-model"
+    assert {c.model for c in gw.archive.fm_calls()} == {"other-model"}

@@ -1,0 +1,29 @@
+"""What the command modules share: the --run option and opening a run's archive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from archive import Archive, ArchiveError
+
+run_option = click.option(
+    "--run",
+    "run_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run directory (holds archive.db).",
+)
+
+
+@contextmanager
+def open_archive(run_dir: Path) -> Iterator[Archive]:
+    """Open an existing run's archive; archive errors become clean CLI errors."""
+    try:
+        with Archive.for_run(run_dir, create=False) as archive:
+            yield archive
+    except ArchiveError as exc:
+        raise click.ClickException(str(exc)) from exc

@@ -1,0 +1,270 @@
+"""The inspection commands: tree, show, diff, best, export, eval, report."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+
+from archive import Archive, ArchiveError
+from sandbox import BACKENDS
+
+from ..cli_common import open_archive, run_option
+from ..engine.final import RULES
+from . import export as export_mod
+from . import pages, tree
+from .data import InspectError, RunData, collect
+
+out_option = click.option("--out", type=click.Path(path_type=Path), help="Write to this file instead of stdout.")
+
+
+def _data(archive: Archive, rule: str | None = None) -> RunData:
+    if not archive.nodes():
+        raise click.ClickException(f"{archive.path.parent} holds no agents yet (run dgm evolve first)")
+    return collect(archive, rule)
+
+
+def _node(data: RunData, ref: str):
+    try:
+        return data.node(ref)
+    except InspectError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    out.write_text(text)
+    click.echo(f"wrote {out}", err=True)
+
+
+@click.command("tree")
+@run_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "dot", "svg", "html"]),
+    default="text",
+    show_default=True,
+    help="text (terminal), Graphviz dot, SVG, or a self-contained interactive HTML page.",
+)
+@out_option
+def tree_cmd(run_dir: Path, fmt: str, out: Path | None) -> None:
+    """The archive tree: each agent with its score (resolved/n and interval) and status."""
+    with open_archive(run_dir) as archive:
+        data = _data(archive)
+        text = {
+            "text": lambda: tree.text(data),
+            "dot": lambda: tree.dot(data),
+            "svg": lambda: tree.svg(data),
+            "html": lambda: pages.tree_page(archive, data),
+        }[fmt]()
+    _emit(text, out)
+
+
+@click.command("show")
+@run_option
+@click.argument("node")
+def show_cmd(run_dir: Path, node: str) -> None:
+    """One agent (NODE: an id or `best`): status, lineage, scores per benchmark, notes."""
+    with open_archive(run_dir) as archive:
+        data = _data(archive)
+        info = _node(data, node)
+        memory = [e for e in archive.manifest(info.snapshot) if e.path == "seed_agent/memory/notes.md"]
+        notes = archive.blob(memory[0].blob).decode(errors="replace") if memory else ""
+    click.echo(
+        f"node {info.id}  ({info.status}{': ' + info.reason if info.reason else ''})"
+        f"{'  — best agent' if info.id == data.best else ''}"
+    )
+    click.echo(f"parent       {info.parent_id if info.parent_id is not None else '-'}")
+    click.echo(f"children     {', '.join(map(str, info.children)) or '-'}")
+    click.echo(f"snapshot     {info.snapshot}")
+    for key in ("summary", "proposal", "focus"):
+        if info.origin.get(key):
+            click.echo(f"{key:12} {info.origin[key]}")
+    click.echo("scores")
+    for label, score in sorted(info.scores.items()):
+        tag = "" if label == data.label else "  (transfer)"
+        click.echo(f"  {label:40} {score.text()}{tag}")
+    if not info.scores:
+        click.echo("  (not evaluated)")
+    if notes.strip():
+        click.echo("memory notes (last 1500 characters)\n" + notes[-1500:])
+
+
+@click.command("diff")
+@run_option
+@click.argument("a")
+@click.argument("b")
+def diff_cmd(run_dir: Path, a: str, b: str) -> None:
+    """Unified diff of agent B against agent A (ids or `best`)."""
+    with open_archive(run_dir) as archive:
+        data = _data(archive)
+        click.echo(archive.diff(_node(data, a).snapshot, _node(data, b).snapshot), nl=False)
+
+
+@click.command("best")
+@run_option
+@click.option(
+    "--rule",
+    type=click.Choice(sorted(RULES)),
+    help="mean, lcb (Wilson lower bound) or quantile (of the Beta posterior). [the run's final rule]",
+)
+def best_cmd(run_dir: Path, rule: str | None) -> None:
+    """The final agent by a noise-aware rule, with its score."""
+    with open_archive(run_dir) as archive:
+        data = _data(archive, rule)
+    if data.best is None:
+        raise click.ClickException("no agent has been evaluated yet")
+    score = data.nodes[data.best].scores[data.label]
+    click.echo(
+        f"node {data.best}: {score.text()} on {data.label} (rule {rule or data.config.get('final_rule', 'quantile')})"
+    )
+
+
+@click.command("export")
+@run_option
+@click.argument("node")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="New directory (or .tar.gz file).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(export_mod.FORMATS),
+    default="dir",
+    show_default=True,
+    help="dir: a runnable agent directory; tar: the same as .tar.gz; patches: seed + numbered patches.",
+)
+def export_cmd(run_dir: Path, node: str, out: Path, fmt: str) -> None:
+    """Export agent NODE (an id or `best`) with a README stating its provenance."""
+    with open_archive(run_dir) as archive:
+        data = _data(archive)
+        try:
+            path = export_mod.export(archive, data, _node(data, node), out, fmt)
+        except (InspectError, ArchiveError) as exc:
+            raise click.ClickException(str(exc)) from exc
+    click.echo(str(path))
+
+
+@click.command("eval")
+@run_option
+@click.argument("node", required=False)
+@click.option(
+    "--agent",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Evaluate an exported agent directory instead of NODE (stored as a new root node in RUN).",
+)
+@click.option("--benchmark", "suite_spec", required=True, metavar="SUITE[:split]", help="Suite to evaluate on.")
+@click.option("--repos", type=click.Path(file_okay=False, path_type=Path), help="Local clones (swebench suites).")
+@click.option("--fm", help="Model upstream (as for evolve; default: the run's).")
+@click.option("--model", help="Model name; the evaluation is recorded as SUITE[:split]@MODEL.")
+@click.option("--workers", type=int, default=2, show_default=True, help="Tasks evaluated at once.")
+@click.option(
+    "--backend", type=click.Choice(sorted(BACKENDS)), default="bwrap", show_default=True, help="Sandbox backend."
+)
+@click.option(
+    "--predictions",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the patches as SWE-bench predictions JSONL.",
+)
+def eval_cmd(
+    run_dir: Path,
+    node: str | None,
+    agent: Path | None,
+    suite_spec: str,
+    repos: Path | None,
+    fm: str | None,
+    model: str | None,
+    workers: int,
+    backend: str,
+    predictions: Path | None,
+) -> None:
+    """Transfer evaluation: agent NODE (or --agent PATH) on another suite, split or model,
+    recorded in RUN's archive under its own label."""
+    from sandbox import get_backend
+
+    from ..benchmarks import BenchmarkError, load_suite, predictions as preds
+    from ..engine.config import auto_fm
+    from ..gateway import UpstreamError, make_upstream
+    from . import transfer
+
+    if (node is None) == (agent is None):
+        raise click.ClickException("give either NODE or --agent PATH")
+    try:
+        suite = load_suite(suite_spec, **({"repos": repos} if repos else {}))
+    except BenchmarkError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        archive = Archive.for_run(run_dir, create=agent is not None)
+    except ArchiveError as exc:
+        raise click.ClickException(str(exc)) from exc
+    with archive:
+        stored = archive.run_config() or {}
+        spec = fm or stored.get("fm") or "auto"
+        spec = auto_fm(dict(os.environ)) if spec == "auto" else spec
+        try:
+            upstream = make_upstream(spec)
+        except (UpstreamError, ValueError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        if agent is not None:
+            node_id = archive.add_child(None, agent, status="valid", origin={"imported": str(agent)}).id
+            click.echo(f"stored {agent} as node {node_id}", err=True)
+        else:
+            node_id = _node(_data(archive), node).id
+        work = Path(tempfile.mkdtemp(prefix="dgm-eval-", dir=run_dir))
+        work.chmod(0o755)
+        code = work / "code"
+        archive.materialize(archive.node(node_id).snapshot, code)
+        for path in [code, *code.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+
+        def show(task_id, evaluation) -> None:
+            verdict = evaluation.verdict
+            click.echo(f"{task_id:40} {'RESOLVED' if verdict.resolved else verdict.reason}", err=True)
+
+        result = transfer.run(
+            archive,
+            node_id,
+            code,
+            suite,
+            suite_spec,
+            upstream,
+            model,
+            get_backend(backend),
+            work,
+            workers=workers,
+            on_result=show,
+        )
+        evals = archive.evaluations(node_id, result.label)
+        if predictions:
+            patches = [(task, ev.patch) for task, ev in sorted(result.results.items())]
+            preds.write(predictions, f"dgm-node-{node_id}@{result.label.split('@')[1]}", patches)
+    shutil.rmtree(work, ignore_errors=True)
+    resolved = sum(e.resolved for e in evals)
+    click.echo(
+        f"node {node_id} on {result.label}: {resolved}/{len(evals)} resolved"
+        f"{f' ({len(result.skipped)} tasks were recorded before)' if result.skipped else ''}"
+    )
+
+
+@click.command("report")
+@run_option
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The HTML file to write.")
+def report_cmd(run_dir: Path, out: Path) -> None:
+    """One self-contained HTML page: progress curve, tree, node x task results, cost and
+    tokens over time, transfer results."""
+    from ..engine.config import RunConfig
+
+    with open_archive(run_dir) as archive:
+        data = _data(archive)
+        stored = archive.run_config() or {}
+        config = RunConfig(**{**stored, "stages": tuple(stored.get("stages", (10, 25)))})
+        out.write_text(pages.report_page(archive, data, config))
+    click.echo(f"wrote {out}")
+
+
+COMMANDS = (tree_cmd, show_cmd, diff_cmd, best_cmd, export_cmd, eval_cmd, report_cmd)

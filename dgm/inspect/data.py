@@ -1,0 +1,104 @@
+"""What the inspection commands show, read once from the archive: every node with its
+scores per evaluation label (the run's benchmark, and transfer evals as SUITE@MODEL)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from archive import Archive, UnknownRecordError
+
+from ..engine import final
+from ..engine.view import build
+
+
+class InspectError(Exception):
+    """A node or run that cannot be shown; the message says why."""
+
+
+@dataclass(frozen=True)
+class Score:
+    resolved: int
+    n: int
+
+    @property
+    def rate(self) -> float:
+        return self.resolved / self.n if self.n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return final.wilson_interval(self.resolved, self.n)
+
+    def text(self) -> str:
+        lo, hi = self.interval
+        return f"{self.resolved}/{self.n} [{lo:.2f}-{hi:.2f}]" if self.n else "-"
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    id: int
+    parent_id: int | None
+    status: str
+    reason: str | None
+    snapshot: str
+    origin: dict[str, Any]
+    created_at: float
+    scores: dict[str, Score] = field(default_factory=dict)
+    children: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunData:
+    nodes: dict[int, NodeInfo]
+    label: str  # the run's own benchmark label
+    config: dict[str, Any]
+    best: int | None
+    best_lineage: tuple[int, ...]
+
+    def node(self, ref: str | int) -> NodeInfo:
+        if str(ref) == "best":
+            if self.best is None:
+                raise InspectError("no node has been evaluated yet, so there is no best agent")
+            return self.nodes[self.best]
+        try:
+            return self.nodes[int(ref)]
+        except (KeyError, ValueError):
+            raise InspectError(f"no node {ref!r} in this run (nodes 1-{max(self.nodes, default=0)})") from None
+
+
+def collect(archive: Archive, rule: str | None = None) -> RunData:
+    config = archive.run_config() or {}
+    counts: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+    for node_id, label, resolved, n in archive.db.execute(
+        "SELECT node_id, benchmark, sum(resolved), count(*) FROM evaluations GROUP BY node_id, benchmark"
+    ):
+        counts[(node_id, label)] = [resolved, n]
+    label = config.get("benchmark") or next((lbl for _, lbl in counts), "")
+    children: dict[int, list[int]] = defaultdict(list)
+    nodes = archive.nodes()
+    for node in nodes:
+        if node.parent_id is not None:
+            children[node.parent_id].append(node.id)
+    infos = {
+        n.id: NodeInfo(
+            n.id,
+            n.parent_id,
+            n.status,
+            n.reason,
+            n.snapshot,
+            n.origin,
+            n.created_at,
+            {lbl: Score(*c) for (i, lbl), c in counts.items() if i == n.id},
+            tuple(children[n.id]),
+        )
+        for n in nodes
+    }
+    best = final.best(build(archive, label, ()), rule or config.get("final_rule", "quantile")) if nodes else None
+    lineage: tuple[int, ...] = ()
+    if best is not None:
+        try:
+            lineage = tuple(n.id for n in archive.lineage(best))
+        except UnknownRecordError:
+            lineage = ()
+    return RunData(infos, label, config, best, lineage)

@@ -1,0 +1,98 @@
+"""Transfer evaluation: one agent on another suite, split or model, recorded in the
+archive under its own label (SUITE[:split]@MODEL), resumable task by task."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from archive import Archive
+
+from ..benchmarks import Grader, Suite
+from ..benchmarks.evaluate import Evaluation
+from ..engine import work
+from ..gateway import Budget, Gateway, Upstream
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TransferResult:
+    label: str
+    results: dict[str, Evaluation]  # task id -> evaluation done now
+    skipped: tuple[str, ...]  # tasks already recorded under this label
+
+
+def label_for(suite_spec: str, model: str) -> str:
+    return f"{suite_spec}@{model}"
+
+
+def run(
+    archive: Archive,
+    node_id: int,
+    code: Path,
+    suite: Suite,
+    suite_spec: str,
+    upstream: Upstream,
+    model: str | None,
+    backend,
+    work_dir: Path,
+    workers: int = 2,
+    job_tokens: int | None = 400_000,
+    timeout_s: float = 900.0,
+    on_result: Callable[[str, Evaluation], None] | None = None,
+) -> TransferResult:
+    model_name = model or upstream.models()[0]
+    label = label_for(suite_spec, model_name)
+    done = {e.task_id for e in archive.evaluations(node_id, label)}
+    todo = [t for t in suite.tasks if t.id not in done]
+    results: dict[str, Evaluation] = {}
+    with Gateway(upstream, archive.path, model=model_name) as gateway:
+        limits = work.limits_for(timeout_s)
+        grader = Grader(backend, work_dir / "grade-cache")
+        ctx = work.Context(backend, grader, suite, gateway.socket_path, solve_limits=limits, improve_limits=limits)
+        jobs = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            for task in todo:
+                job = archive.jobs.enqueue("transfer", {"node": node_id, "task": task.id, "label": label})
+                archive.jobs.claim("transfer", job_id=job.id)
+                token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens))
+                folder = work_dir / f"task-{job.id}"
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir(parents=True)
+                folder.chmod(0o755)
+                spec = work.EvaluateJob(job.id, node_id, task.id, code, folder, token)
+                jobs[pool.submit(work.run_evaluate, ctx, spec)] = (job, task, token, folder)
+            for future in concurrent.futures.as_completed(jobs):
+                job, task, token, folder = jobs[future]
+                gateway.revoke_token(token)
+                try:
+                    evaluation = future.result()
+                except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
+                    log.exception("transfer task %s failed", task.id)
+                    with gateway.lock:
+                        archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
+                    continue
+                _, usd = archive.fm_usage(job.id)
+                with gateway.lock, archive.atomic():
+                    archive.add_evaluation(
+                        node_id,
+                        label,
+                        task.id,
+                        evaluation.verdict.resolved,
+                        tests=evaluation.verdict.tests,
+                        duration_s=evaluation.seconds,
+                        cost_usd=usd,
+                        log=work.evaluation_bundle(evaluation),
+                        attempt=0,
+                    )
+                    archive.jobs.finish(job.id, "transfer", {"resolved": evaluation.verdict.resolved})
+                shutil.rmtree(folder, ignore_errors=True)
+                results[task.id] = evaluation
+                if on_result:
+                    on_result(task.id, evaluation)
+    return TransferResult(label, results, tuple(sorted(done)))

@@ -1,0 +1,160 @@
+"""tree, show, diff, best, export, eval and report on an archive from a scripted run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tarfile
+
+import pytest
+from click.testing import CliRunner
+
+from archive import Archive
+from dgm import agent_exec
+from dgm.cli import main
+from dgm.gateway import Gateway
+from dgm.gateway.scripted import ScriptedUpstream
+from tests.engine.conftest import SCRIPT
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_tree_text_dot_svg(scripted_run):
+    run, _ = scripted_run
+    text = cli("tree", "--run", run)
+    assert text.exit_code == 0
+    assert text.output.splitlines()[0].startswith("1  1/3 [") and "├── 2" in text.output
+    dot = cli("tree", "--run", run, "--format", "dot").output
+    assert dot.startswith("digraph dgm {") and "n1 -> n2" in dot
+    svg = cli("tree", "--run", run, "--format", "svg").output
+    assert svg.startswith("<svg") and svg.count("<rect") == 5
+
+
+def test_show_diff_best(scripted_run):
+    run, _ = scripted_run
+    show = cli("show", "--run", run, "2")
+    assert show.exit_code == 0 and "parent       1" in show.output and "the agent gave up" in show.output
+    assert "1/3" in show.output
+    diff = cli("diff", "--run", run, "1", "2")
+    assert "+Read the code the issue is about" in diff.output
+    best = cli("best", "--run", run, "--rule", "lcb")
+    assert best.exit_code == 0 and best.output.startswith("node ") and "1/3" in best.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["show", "--run", "{run}", "99"], "no node '99'"),
+        (["diff", "--run", "{run}", "1", "nope"], "no node 'nope'"),
+        (["show", "--run", "{missing}", "1"], "no run directory"),
+        (["tree", "--run", "{empty}"], "holds no agents yet"),
+        (["best", "--run", "{empty}"], "holds no agents yet"),
+        (["export", "--run", "{run}", "1", "--out", "{run}"], "already exists"),
+        (["eval", "--run", "{run}", "--benchmark", "builtin:test"], "give either NODE or --agent"),
+        (["eval", "--run", "{run}", "1", "--benchmark", "nosuch:x"], "unknown suite source"),
+    ],
+)
+def test_error_cases_are_clear(scripted_run, tmp_path, args, message):
+    run, _ = scripted_run
+    empty = tmp_path / "empty"
+    Archive.for_run(empty, create=True).close()
+    values = {"run": run, "missing": tmp_path / "missing", "empty": empty}
+    result = cli(*[a.format(**values) for a in args])
+    assert result.exit_code != 0 and message in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_export_formats_and_the_exported_agent_runs_alone(scripted_run, tmp_path, bwrap):
+    run, script = scripted_run
+    tmp_path.chmod(0o755)
+    out = tmp_path / "agent"
+    assert cli("export", "--run", run, "best", "--out", out).exit_code == 0
+    readme = (out / "README.md").read_text()
+    assert "## Lineage" in readme and "resolved" in readme and '"mode": "hgm"' in readme
+    assert cli("export", "--run", run, "2", "--out", tmp_path / "a.tar.gz", "--format", "tar").exit_code == 0
+    with tarfile.open(tmp_path / "a.tar.gz") as tar:
+        assert "dgm-node-2/seed_agent/__main__.py" in tar.getnames()
+    series = tmp_path / "series"
+    assert cli("export", "--run", run, "2", "--out", series, "--format", "patches").exit_code == 0
+    assert (series / "0001-node-2.patch").read_text().startswith("diff --git")
+    # the exported directory alone: check, then solve a task through a gateway
+    shutil.copytree(out, tmp_path / "alone")
+    assert agent_exec.check(bwrap, tmp_path / "alone").exit_code == 0
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "f.py").write_text("x = 1\n")
+    with Gateway(ScriptedUpstream(SCRIPT)) as gateway:
+        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
+        task = {"id": "t", "statement": "nothing to do"}
+        run_result = agent_exec.solve(bwrap, tmp_path / "alone", task, repo, tmp_path / "job", access)
+    assert run_result.result.exit_code == 0, run_result.result.stderr
+    assert json.loads((run_result.out / "solve.json").read_text())["status"] == "done"
+
+
+def test_transfer_eval_is_recorded_and_shown(scripted_run, tmp_path):
+    run, script = scripted_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    preds = tmp_path / "preds.jsonl"
+    result = cli(
+        "eval",
+        "--run",
+        copy,
+        "best",
+        "--benchmark",
+        "builtin:test",
+        "--model",
+        "other-model",
+        "--fm",
+        f"scripted:{script}",
+        "--predictions",
+        preds,
+    )
+    assert result.exit_code == 0, result.output
+    assert "on builtin:test@other-model: 0/12 resolved" in result.output
+    with Archive.for_run(copy) as ar:
+        calls = [c for c in ar.fm_calls() if c.model == "other-model"]
+        assert calls and {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
+    assert len(preds.read_text().splitlines()) == 12
+    assert "builtin:test@other-model" in cli("show", "--run", copy, "best").output
+    again = cli(
+        "eval",
+        "--run",
+        copy,
+        "best",
+        "--benchmark",
+        "builtin:test",
+        "--model",
+        "other-model",
+        "--fm",
+        f"scripted:{script}",
+    )
+    assert "0/12 resolved (12 tasks were recorded before)" in again.output  # resumable, nothing redone
+    report = tmp_path / "report.html"
+    assert cli("report", "--run", copy, "--out", report).exit_code == 0
+    assert "builtin:test@other-model" in report.read_text()
+
+
+def test_eval_of_an_exported_agent_directory(scripted_run, tmp_path):
+    run, script = scripted_run
+    tmp_path.chmod(0o755)
+    out = tmp_path / "agent"
+    cli("export", "--run", run, "2", "--out", out)
+    evals = tmp_path / "evals"
+    result = cli(
+        "eval",
+        "--run",
+        evals,
+        "--agent",
+        out,
+        "--benchmark",
+        f"taskdir:{run.parent / 'tasks'}",
+        "--fm",
+        f"scripted:{script}",
+    )
+    assert result.exit_code == 0, result.output
+    assert "1/3 resolved" in result.output
+    with Archive.for_run(evals) as ar:
+        assert ar.nodes()[0].origin["imported"] == str(out)

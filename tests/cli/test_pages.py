@@ -1,0 +1,78 @@
+"""The HTML tree and report load in headless Chromium (Debian's) with no console errors
+and no network requests; the screenshot is not blank."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from dgm.cli import main
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        message = "Debian's chromium is not installed (apt-get install -y chromium)"
+        pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+def load(browser, path):
+    page = browser.new_page()
+    problems, requests = [], []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    return page, problems, requests
+
+
+def not_blank(png: bytes) -> bool:
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1_000_000)
+    return colours is not None and len(colours) > 20
+
+
+@pytest.mark.parametrize("kind", ["tree", "report"])
+def test_page_loads_offline_without_errors(scripted_run, browser, tmp_path, kind):
+    run, _ = scripted_run
+    path = tmp_path / f"{kind}.html"
+    args = (
+        ["tree", "--run", str(run), "--format", "html", "--out", str(path)]
+        if kind == "tree"
+        else ["report", "--run", str(run), "--out", str(path)]
+    )
+    assert CliRunner().invoke(main, args).exit_code == 0
+    page, problems, requests = load(browser, path)
+    if kind == "tree":
+        page.click("g.node >> nth=1")
+        assert "parent: 1" in page.inner_text("#details")
+    else:
+        assert page.locator("svg").count() >= 4 and "Transfer evaluations" in page.content()
+    png = page.screenshot(full_page=True)
+    (tmp_path / f"{kind}.png").write_bytes(png)
+    assert problems == [] and requests == [path.as_uri()]
+    assert not_blank(png)
