@@ -32,10 +32,8 @@ lint: $(STAMP)  ## ruff: lint and format check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-bench: $(STAMP) sandbox  ## run the benchmarks in benchmarks/
-	$(VENV)/bin/python benchmarks/bench_archive.py
-	$(VENV)/bin/python benchmarks/bench_sandbox.py
-	$(VENV)/bin/python benchmarks/bench_gateway.py
+bench: $(STAMP) sandbox  ## run every benchmark and write the figures into BENCHMARKS.md
+	$(VENV)/bin/python benchmarks/run_all.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache *.egg-info

@@ -78,6 +78,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="dgm-bench-"))
     direct_sock = work / "direct.sock"
     server = socketserver.ThreadingUnixStreamServer(str(direct_sock), DirectHandler)
+    server.daemon_threads = True  # keep-alive handler threads must not hold the process open
     threading.Thread(target=server.serve_forever, daemon=True).start()
     direct_client = client(direct_sock, "unused")
     with Gateway(ScriptedUpstream(SCRIPT), work / "archive.db") as gateway:
@@ -90,6 +91,7 @@ def main() -> None:
             through += timings(gateway_client, args.calls // 5)
         rows = len(gateway.archive.fm_calls())
     server.shutdown()
+    server.server_close()
     d, g = statistics.median(direct) * 1000, statistics.median(through) * 1000
     p95 = statistics.quantiles(through, n=20)[18] * 1000
     print(f"{args.calls} calls each; gateway p95 {p95:.2f} ms; {rows} fm_calls rows written", file=sys.stderr)

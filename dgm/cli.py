@@ -478,6 +478,74 @@ def status(run_dir: Path, as_json: bool) -> None:
         click.echo(line)
 
 
+@main.command("simulate")
+@click.option(
+    "--compare",
+    "selectors",
+    default="random,score_child_prop,cmp_thompson,oracle",
+    show_default=True,
+    help="Comma-separated selectors to compare (the engine's, plus oracle, which sees the hidden truth).",
+)
+@click.option("--budget", type=float, default=800, show_default=True, help="Budget per run, in evaluations.")
+@click.option("--seeds", type=int, default=30, show_default=True, help="Runs per selector.")
+@click.option("--mode", type=click.Choice(["hgm", "dgm"]), default="hgm", show_default=True, help="Policy.")
+@click.option(
+    "--landscape",
+    "landscape_items",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A landscape parameter (repeatable): n_tasks, p0, m0, m_sd, corr, inherit, step_sd, invalid, "
+    "task_sd, expand_cost.",
+)
+@click.option("--final-rule", default="quantile", show_default=True, help="Final-agent rule: mean, lcb or quantile.")
+@click.option("--target", type=float, default=0.4, show_default=True, help="Hidden skill counted as reached.")
+@click.option("--alpha", type=float, default=0.6, show_default=True, help="hgm's expansion exponent.")
+@click.option("--workers", type=int, help="Processes (default: one per core).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option(
+    "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write the curves (skill vs budget) as SVG."
+)
+def simulate_cmd(
+    selectors: str,
+    budget: float,
+    seeds: int,
+    mode: str,
+    landscape_items: tuple[str, ...],
+    final_rule: str,
+    target: float,
+    alpha: float,
+    workers: int | None,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    """Compare parent selectors on a synthetic landscape, with the engine's own scheduler,
+    policies and selectors driving a simulated executor (no sandboxes, no model)."""
+    from .engine.final import RULES
+    from .engine.selectors import SELECTORS
+    from .simulate.compare import compare, table
+    from .simulate.landscape import Landscape
+    from .simulate.plot import curves_svg
+
+    names = [s.strip() for s in selectors.split(",") if s.strip()]
+    unknown = [n for n in names if n not in SELECTORS and n != "oracle"]
+    if unknown or not names:
+        raise click.ClickException(f"unknown selector(s) {unknown}; choose from {', '.join([*SELECTORS, 'oracle'])}")
+    if final_rule not in RULES:
+        raise click.ClickException(f"unknown final rule {final_rule!r}; one of {', '.join(RULES)}")
+    try:
+        landscape = Landscape.parse(landscape_items)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    result = compare(landscape, names, budget, seeds, mode, final_rule, target, workers, alpha)
+    if plot:
+        plot.write_text(curves_svg(result))
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    for line in table(result):
+        click.echo(line)
+
+
 def _register_inspection() -> None:
     from .inspect.commands import COMMANDS
 

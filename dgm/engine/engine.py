@@ -13,7 +13,6 @@ import concurrent.futures
 import fcntl
 import logging
 import os
-import random
 import shutil
 import tempfile
 import time
@@ -28,10 +27,11 @@ from ..benchmarks import Grader, load_suite
 from ..gateway import Budget, Gateway, Upstream
 from . import evidence, work
 from .config import RunConfig
-from .policies import POLICIES, Allowance, DGMPolicy, Evaluate, Expand, HGMPolicy, InFlight
+from .policies import POLICIES, Allowance, Evaluate, Expand, InFlight
+from .scheduler import Scheduler, make_policy
+from .status import task_order
 from .progress import Progress
-from .selectors import make_selector
-from .view import View, build
+from .view import View, ViewCache
 
 log = logging.getLogger(__name__)
 HEARTBEAT_S = 10.0
@@ -90,12 +90,17 @@ class Engine:
             raise EngineError(f"another dgm process is running {self.run_dir}") from None
         return fd
 
-    def _policy(self):
+    def _scheduler(self) -> Scheduler:
         cfg = self.config
-        selector = make_selector(cfg.selector_name)
-        if cfg.mode == "hgm":
-            return HGMPolicy(alpha=cfg.alpha, selector=selector)
-        return DGMPolicy(children=cfg.children, stages=cfg.stages, threshold=cfg.threshold, selector=selector)
+        policy = make_policy(
+            cfg.mode,
+            cfg.selector_name,
+            alpha=cfg.alpha,
+            children=cfg.children,
+            stages=cfg.stages,
+            threshold=cfg.threshold,
+        )
+        return Scheduler(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown)
 
     def _seed(self, archive: Archive, ctx: work.Context) -> None:
         if archive.nodes():
@@ -132,9 +137,7 @@ class Engine:
             suite = load_suite(cfg.benchmark)
             if not suite.tasks:
                 raise EngineError(f"benchmark {cfg.benchmark} has no tasks")
-            order = sorted(t.id for t in suite.tasks)
-            random.Random(cfg.seed).shuffle(order)
-            tasks = tuple(order)
+            tasks = task_order([t.id for t in suite.tasks], cfg.seed)
             with Archive.for_run(self.run_dir, create=True) as archive:
                 archive.save_run_config(cfg.to_dict(), cfg.seed)
                 grader = Grader(self.backend, self.run_dir / "cache" / "grade")
@@ -162,23 +165,23 @@ class Engine:
 
     def _loop(self, archive: Archive, gw: Gateway, ctx: work.Context, tasks: tuple[str, ...]) -> None:
         cfg = self.config
-        policy = self._policy()
-        benchmark = cfg.benchmark
+        self.scheduler = self._scheduler()
+        self.cache = ViewCache.load(archive, cfg.benchmark, tasks)
         last_beat = time.monotonic()
         pool = self.executor or concurrent.futures.ThreadPoolExecutor(cfg.workers, thread_name_prefix="dgm-job")
         with pool:
             while True:
-                view = build(archive, benchmark, tasks)
+                view = self.cache.view()
                 stop = self._stop_reason(view, gw)
                 if stop and not self.counters.stop_reason:
                     self.counters.stop_reason = stop
                     self.progress.note(f"stopping: {stop}")
                 while not self.counters.stop_reason and len(self.running) < cfg.workers:
-                    job = self._next_job(archive, view, policy, gw)
+                    job = self._next_job(archive, view)
                     if job is None:
                         break
                     self._dispatch(archive, gw, ctx, job, pool)
-                    view = build(archive, benchmark, tasks)
+                    view = self.cache.view()
                 self.progress.update(view, self._flight(), gw, self.counters)
                 if not self.running:
                     if not self.counters.stop_reason:
@@ -211,16 +214,8 @@ class Engine:
         )
         return InFlight(expands, evals)
 
-    def _allowance(self, view: View, gw: Gateway) -> Allowance:
-        cfg, flight = self.config, self._flight()
-        evals = view.evaluations() + len(flight.evaluations)
-        expansions = len(view.nodes) - 1 + len(flight.expands)
-        cooling = bool(cfg.max_evals and cfg.cooldown and evals >= (1 - cfg.cooldown) * cfg.max_evals)
-        return Allowance(
-            expand=cfg.max_expansions is None or expansions < cfg.max_expansions,
-            evaluate=cfg.max_evals is None or evals < cfg.max_evals,
-            cooling=cooling,
-        )
+    def _allowance(self, view: View) -> Allowance:
+        return self.scheduler.allowance(view, self._flight())
 
     def _stop_reason(self, view: View, gw: Gateway) -> str | None:
         cfg = self.config
@@ -228,26 +223,24 @@ class Engine:
             return f"budget of ${cfg.budget_usd:g} spent"
         if cfg.max_hours is not None and time.monotonic() - self.counters.started >= cfg.max_hours * 3600:
             return f"--max-hours {cfg.max_hours:g} reached"
-        allow = self._allowance(view, gw)
+        allow = self._allowance(view)
         if not allow.evaluate and not allow.expand:
             return "evaluation and expansion limits reached"
         return None
 
     def _idle_reason(self, view: View, gw: Gateway) -> str:
-        allow = self._allowance(view, gw)
+        allow = self._allowance(view)
         if not allow.evaluate:
             return "evaluation limit (--max-evals) reached"
         if not allow.expand:
             return "expansion limit reached and nothing left to evaluate"
         return "nothing left to do: every agent is evaluated on every task"
 
-    def _next_job(self, archive: Archive, view: View, policy, gw: Gateway) -> Job | None:
+    def _next_job(self, archive: Archive, view: View) -> Job | None:
         """A queued job (decided earlier, e.g. before a crash), else a new decision."""
         queued = [j for j in archive.jobs.list(state="queued") if j.kind in ENGINE_JOBS and j.id not in self.running]
         if not queued:
-            decision = len(archive.jobs.list())
-            rng = random.Random(f"{self.config.seed}:{decision}")
-            action = policy.next(view, self._flight(), self._allowance(view, gw), rng)
+            action = self.scheduler.ask(view, self._flight(), decision=len(archive.jobs.list()))
             if action is None:
                 return None
             if isinstance(action, Expand):
@@ -324,6 +317,8 @@ class Engine:
                     attempt=0,
                 )
             archive.jobs.finish(job.id, self.worker, {"resolved": verdict.resolved, "reason": verdict.reason})
+        if not done:
+            self.cache.add_result(action.node, action.task, verdict.resolved)
         self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
 
     def _record_child(self, archive: Archive, job: Job, action: Expand, outcome: work.ExpandOutcome) -> None:
@@ -342,6 +337,7 @@ class Engine:
             if not outcome.valid:
                 archive.set_status(node.id, "invalid", outcome.reason)
             archive.jobs.finish(job.id, self.worker, {"child": node.id, "valid": outcome.valid})
+        self.cache.add_node(node.id, action.parent, "valid" if outcome.valid else "invalid", action.generation)
         self.progress.expanded(action.parent, node.id, outcome.valid, outcome.reason, tokens)
 
     def _summary(self, archive: Archive, gw: Gateway, tasks: tuple[str, ...]) -> dict[str, Any]:

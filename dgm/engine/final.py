@@ -7,6 +7,7 @@ quantile  the highest epsilon-quantile of the Beta(1 + s, 1 + f) posterior (as H
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -61,6 +62,7 @@ def beta_cdf(x: float, a: float, b: float) -> float:
     return 1 - front * _betacf(b, a, 1 - x) / b
 
 
+@functools.lru_cache(maxsize=1 << 16)  # (s, f) pairs repeat a lot across nodes and decisions
 def beta_quantile(q: float, a: float, b: float) -> float:
     lo, hi = 0.0, 1.0
     for _ in range(60):

@@ -14,7 +14,9 @@ import random
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from .selectors import Selector, make_selector
+import numpy as np
+
+from .selectors import Selector, make_selector, thompson
 from .view import View
 
 
@@ -87,14 +89,19 @@ class HGMPolicy:
 
     @staticmethod
     def _evaluation_target(view: View, flight: InFlight, rng: random.Random, cooling: bool) -> Evaluate | None:
-        open_nodes = [i for i in view.valid() if _open_tasks(view, i, flight)]
+        busy: dict[int, int] = {}
+        for node, _ in flight.evaluations:
+            busy[node] = busy.get(node, 0) + 1
+        total = len(view.tasks)
+        open_nodes = [i for i in view.valid() if len(view.nodes[i].evaluated) + busy.get(i, 0) < total]
         if not open_nodes:
             return None
         if cooling:  # spend what is left on the nodes that look best
             node = max(open_nodes, key=lambda i: (view.nodes[i].mean, view.nodes[i].n, -i))
         else:
-            draws = {i: rng.betavariate(1 + view.nodes[i].successes, 1 + view.nodes[i].failures) for i in open_nodes}
-            node = max(open_nodes, key=lambda i: (draws[i], -i))
+            s = np.fromiter((view.nodes[i].successes for i in open_nodes), dtype=float, count=len(open_nodes))
+            f = np.fromiter((view.nodes[i].failures for i in open_nodes), dtype=float, count=len(open_nodes))
+            node = open_nodes[thompson(s, f, 1, rng)[0]]
         return Evaluate(node, _open_tasks(view, node, flight)[0])
 
 

@@ -1,14 +1,19 @@
 """A frozen picture of the archive for one decision: every node with its own and its
-clade's results on the run's benchmark. Built fresh from the stored rows; nothing here
-writes or mutates stored results."""
+clade's results on the run's benchmark.
+
+`ViewCache` keeps that picture up to date as results arrive (the driver is the only
+writer, so it knows every change), so a decision costs a dictionary copy, not a scan of
+the archive. It is built from the stored rows once (`ViewCache.load`); `build` does the
+same from scratch and the tests hold the two equal. Nothing here mutates stored results."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections import defaultdict
-from dataclasses import dataclass
-from types import MappingProxyType
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 
 from archive import Archive
 
@@ -44,40 +49,92 @@ class View:
     def root(self) -> int:
         return min(self.nodes)
 
+    @cached_property
+    def _valid(self) -> tuple[int, ...]:
+        return tuple(sorted(i for i, n in self.nodes.items() if n.status == "valid"))
+
     def valid(self) -> list[int]:
-        return sorted(i for i, n in self.nodes.items() if n.status == "valid")
+        return list(self._valid)
+
+    @cached_property
+    def _evaluations(self) -> int:
+        return sum(n.n for n in self.nodes.values())
 
     def evaluations(self) -> int:
-        return sum(n.n for n in self.nodes.values())
+        return self._evaluations
+
+
+class ViewCache:
+    """The view, kept current by the driver's own writes."""
+
+    def __init__(self, tasks: tuple[str, ...]):
+        self.tasks = tasks
+        self.nodes: dict[int, NodeStats] = {}
+
+    def view(self) -> View:
+        return View(MappingProxyType(dict(self.nodes)), self.tasks)
+
+    def add_node(self, node_id: int, parent_id: int | None, status: str, generation: int) -> None:
+        self.nodes[node_id] = NodeStats(node_id, parent_id, status, generation, 0, 0, 0, 0, 0, frozenset())
+        if parent_id is not None:
+            parent = self.nodes[parent_id]
+            self.nodes[parent_id] = dataclasses.replace(parent, n_children=parent.n_children + 1)
+
+    def set_status(self, node_id: int, status: str) -> None:
+        self.nodes[node_id] = dataclasses.replace(self.nodes[node_id], status=status)
+
+    def add_result(self, node_id: int, task: str, resolved: bool) -> None:
+        node = self.nodes[node_id]
+        self.nodes[node_id] = dataclasses.replace(
+            node,
+            successes=node.successes + resolved,
+            failures=node.failures + (not resolved),
+            evaluated=node.evaluated | {task},
+        )
+        current: int | None = node_id
+        while current is not None:  # the result joins the clade of the node and of every ancestor
+            n = self.nodes[current]
+            self.nodes[current] = dataclasses.replace(
+                n, clade_successes=n.clade_successes + resolved, clade_failures=n.clade_failures + (not resolved)
+            )
+            current = n.parent_id
+
+    @classmethod
+    def load(cls, archive: Archive, benchmark: str, tasks: tuple[str, ...]) -> ViewCache:
+        cache = cls(tasks)
+        cache.nodes = dict(build(archive, benchmark, tasks).nodes)
+        return cache
 
 
 def build(archive: Archive, benchmark: str, tasks: tuple[str, ...]) -> View:
+    """The view from the stored rows, from scratch (clade sums from the archive's one-pass query)."""
     rows = archive.db.execute("SELECT id, parent_id, status, origin FROM nodes ORDER BY id").fetchall()
-    own: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    evaluated: dict[int, set[str]] = defaultdict(set)
+    own: dict[int, list[int]] = {}
+    evaluated: dict[int, set[str]] = {}
     for node_id, task_id, resolved in archive.db.execute(
         "SELECT node_id, task_id, resolved FROM evaluations WHERE benchmark = ?", [benchmark]
     ):
-        own[node_id][0 if resolved else 1] += 1
-        evaluated[node_id].add(task_id)
-    children: dict[int, int] = defaultdict(int)
+        own.setdefault(node_id, [0, 0])[0 if resolved else 1] += 1
+        evaluated.setdefault(node_id, set()).add(task_id)
+    children: dict[int, int] = {}
     for _, parent_id, _, _ in rows:
         if parent_id is not None:
-            children[parent_id] += 1
+            children[parent_id] = children.get(parent_id, 0) + 1
     clade = archive.clade_stats(benchmark)
     nodes = {}
     for node_id, parent_id, status, origin in rows:
         c = clade.get(node_id)
+        s, f = own.get(node_id, (0, 0))
         nodes[node_id] = NodeStats(
             node_id,
             parent_id,
             status,
             int(json.loads(origin).get("generation", 0)),
-            own[node_id][0],
-            own[node_id][1],
+            s,
+            f,
             c.successes if c else 0,
             c.failures if c else 0,
-            children[node_id],
-            frozenset(evaluated[node_id]),
+            children.get(node_id, 0),
+            frozenset(evaluated.get(node_id, ())),
         )
     return View(MappingProxyType(nodes), tasks)

@@ -1,0 +1,66 @@
+"""Run every benchmark and write its figures into BENCHMARKS.md.
+
+    .venv/bin/python benchmarks/run_all.py [--only archive,gateway,...]   (as root, for the sandboxes)
+
+Each benchmark's last line (its figures) goes into the generated table between the
+`run_all` markers of BENCHMARKS.md, with the date and the exact command; everything a
+benchmark prints on stderr goes under it. The hand-written sections around it stay."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = {
+    "archive": ["bench_archive.py"],
+    "sandbox": ["bench_sandbox.py"],
+    "gateway": ["bench_gateway.py"],
+    "selection": ["bench_selection.py"],
+    "simulate": ["bench_simulate.py"],
+}
+BEGIN, END = "<!-- run_all:begin -->", "<!-- run_all:end -->"
+
+
+def run(name: str) -> tuple[str, str, str]:
+    cmd = [sys.executable, str(HERE / BENCHMARKS[name][0])]
+    print(f"run_all: {name} ...", file=sys.stderr, flush=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"benchmark {name} failed:\n{proc.stderr[-3000:]}")
+    figures = proc.stdout.strip().splitlines()[-1]
+    shown = f".venv/bin/python benchmarks/{BENCHMARKS[name][0]}"
+    return shown, figures, proc.stderr.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="comma-separated subset of: " + ", ".join(BENCHMARKS))
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(BENCHMARKS)
+    date = datetime.date.today().isoformat()
+    rows, details = [], []
+    for name in names:
+        command, figures, stderr = run(name)
+        rows.append(f"| {name} | `{command}` | `{figures}` |")
+        details.append(f"### {name}\n\n```\n{stderr}\n```\n")
+    section = (
+        f"{BEGIN}\n## Latest run of `benchmarks/run_all.py` ({date})\n\n| benchmark | command | figures |\n"
+        f"|---|---|---|\n" + "\n".join(rows) + "\n\n" + "\n".join(details) + f"\n{END}"
+    )
+    path = HERE.parent / "BENCHMARKS.md"
+    text = path.read_text()
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: section, text, flags=re.S)
+    else:
+        text = text.rstrip() + "\n\n" + section + "\n"
+    path.write_text(text)
+    print(f"run_all: wrote {len(rows)} benchmark(s) into {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
