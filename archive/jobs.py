@@ -118,6 +118,18 @@ class JobQueue:
             self._release(job, error, retry)
             return self.get(job_id)
 
+    def release(self, job_id: int, worker: str, note: str) -> Job:
+        """Give a running job back to the queue without counting the attempt (the run was
+        stopped, the job did not fail)."""
+        with write_transaction(self.db):
+            self._running(job_id, worker)
+            self.db.execute(
+                "UPDATE jobs SET state = 'queued', worker = NULL, heartbeat_at = NULL, error = ?, "
+                "attempts = max(attempts - 1, 0) WHERE id = ?",
+                [note, job_id],
+            )
+            return self.get(job_id)
+
     def _release(self, job: Job, error: str, retry: bool) -> None:
         if retry and job.attempts < job.max_attempts:
             self.db.execute(

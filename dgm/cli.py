@@ -8,6 +8,7 @@ import dataclasses
 import json
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -367,6 +368,14 @@ def _evolve_options(fn):
         click.option("--job-tokens", type=int, help="Model tokens one job may spend. [400000]"),
         click.option("--backend", type=click.Choice(sorted(BACKENDS)), help="Sandbox backend. [bwrap]"),
         click.option("--seed", type=int, help="Seed of every random choice. [0]"),
+        click.option("--fm-attempts", type=int, help="Tries of one model call before the agent gets the error. [5]"),
+        click.option("--fm-timeout", "fm_timeout_s", type=float, help="Seconds one model call may take. [300]"),
+        click.option(
+            "--fm-backoff",
+            "fm_backoff_s",
+            type=float,
+            help="First wait between tries of a model call, doubling with jitter. [1]",
+        ),
         click.option("--solve-timeout", "solve_timeout_s", type=float, help="Seconds an agent may spend on a task."),
         click.option(
             "--improve-timeout",
@@ -394,6 +403,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     from sandbox import SandboxError, get_backend
 
     from .engine.config import ConfigError, auto_fm, load_file, resolve
+    from .benchmarks import BenchmarkError
     from .engine.engine import Engine, EngineError
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
@@ -423,15 +433,27 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     progress = LiveProgress() if sys.stderr.isatty() else Progress()
     if stored:
         progress.note(f"resuming the run in {run_dir}")
+    engine = Engine(run_dir, config, upstream, backend, progress)
+
+    def on_signal(signum: int, _frame) -> None:
+        name = signal.Signals(signum).name
+        if engine.stop_request:
+            engine.request_stop(f"{name} received again: stopping now", force=True)
+        else:
+            progress.note(f"{name} received: finishing running jobs (again to stop at once)")
+            engine.request_stop(f"{name} received")
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        result = Engine(run_dir, config, upstream, backend, progress).run()
-    except KeyboardInterrupt:
-        progress.close()
-        raise click.ClickException(f"interrupted; resume with: dgm evolve --run {run_dir}") from None
-    except (EngineError, ArchiveError) as exc:
-        progress.close()
+        result = engine.run()
+    except (EngineError, ArchiveError, BenchmarkError) as exc:
         raise click.ClickException(str(exc)) from exc
-    progress.close()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        progress.close()
+    if engine.stop_request:
+        click.echo(f"stopped on request; resume with: dgm evolve --run {run_dir}", err=True)
     for line in lines(result):
         click.echo(line)
 

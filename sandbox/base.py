@@ -13,6 +13,7 @@ import re
 import secrets
 import stat
 import tempfile
+import weakref
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import ClassVar, Protocol
@@ -39,6 +40,8 @@ class Backend(Protocol):
     def availability(self) -> Availability: ...
 
     def start(self, spec: SandboxSpec) -> Session: ...
+
+    def close_all(self) -> int: ...
 
 
 def smoke_test(backend: Backend, timeout: float = 60.0) -> tuple[str | None, Session | None]:
@@ -92,6 +95,23 @@ def sweep_stale_sessions() -> int:
         Scratch.attach(path).remove()
         cleaned += 1
     return cleaned
+
+
+class SessionTracker:
+    """Mixin for backends: remembers the sessions it started, so a stopping run can close
+    every sandbox still running (which ends the jobs using them) at once."""
+
+    def _track(self, session: Session) -> Session:
+        if not hasattr(self, "_sessions"):
+            self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
+        self._sessions.add(session)
+        return session
+
+    def close_all(self) -> int:
+        sessions = [s for s in getattr(self, "_sessions", ()) if not s.closed]
+        for session in sessions:
+            session.close()
+        return len(sessions)
 
 
 class Session(abc.ABC):

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 from . import image, runner
-from .base import SANDBOX_UID, Availability, Session, sessions_root, smoke_test, sweep_stale_sessions
+from .base import SessionTracker, SANDBOX_UID, Availability, Session, sessions_root, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable
 from .spec import SOCKET_PATH, ExecResult, SandboxSpec
@@ -28,7 +28,7 @@ SKIP_TOP = {"proc", "dev", "sys", "tmp", "run", image.COMPLETE_MARKER}
 _ENTER = 'for f in $DGM_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
 
 
-class BwrapBackend:
+class BwrapBackend(SessionTracker):
     name = "bwrap"
 
     def __init__(self, rootfs: Path | None = None):
@@ -59,7 +59,7 @@ class BwrapBackend:
         if not self._swept:
             sweep_stale_sessions()
             self._swept = True
-        return BwrapSession(spec, rootfs)
+        return self._track(BwrapSession(spec, rootfs))
 
 
 class _UidSlot:

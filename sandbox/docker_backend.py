@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from . import image
-from .base import SANDBOX_UID, Availability, Session, smoke_test, sweep_stale_sessions
+from .base import SessionTracker, SANDBOX_UID, Availability, Session, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
 from .runner import POLL_S, LimitTracker, OutputCollector, Watch
@@ -57,7 +57,7 @@ def owner_alive(tag: str) -> bool:
         return False
 
 
-class DockerBackend:
+class DockerBackend(SessionTracker):
     name = "docker"
 
     def __init__(self, image_tag: str | None = None):
@@ -116,7 +116,7 @@ class DockerBackend:
             self.sweep_stale()
             sweep_stale_sessions()
             self._swept = True
-        return DockerSession(spec, client, self._image(spec))
+        return self._track(DockerSession(spec, client, self._image(spec)))
 
 
 class DockerSession(Session):

@@ -14,14 +14,14 @@ import re
 import shutil
 
 from . import runner
-from .base import Availability, Session
+from .base import SessionTracker, Availability, Session
 from .spec import ExecResult, Mount, SandboxSpec
 
 log = logging.getLogger(__name__)
 WARNING = "the local sandbox backend isolates nothing: agent code runs with your user's full rights"
 
 
-class LocalBackend:
+class LocalBackend(SessionTracker):
     name = "local"
 
     def availability(self) -> Availability:
@@ -30,7 +30,7 @@ class LocalBackend:
 
     def start(self, spec: SandboxSpec) -> LocalSession:
         log.warning(WARNING)
-        return LocalSession(spec)
+        return self._track(LocalSession(spec))
 
 
 class LocalSession(Session):

@@ -9,6 +9,19 @@ from pathlib import Path, PurePosixPath
 _SECTION = re.compile(r"^diff --git ", re.M)
 _TARGET = re.compile(r"^\+\+\+ (?:b/)?(\S+)|^diff --git a/(\S+) b/(\S+)", re.M)
 TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec"}
+# Files that change how the tests run or are judged, rather than the code under test:
+# pytest configuration, stand-ins for pytest itself, and interpreter start-up hooks.
+HARNESS_NAMES = {
+    "pytest.ini",
+    "tox.ini",
+    "conftest.py",
+    "pytest.py",
+    "py.py",
+    "sitecustomize.py",
+    "usercustomize.py",
+    "noxfile.py",
+}
+HARNESS_DIRS = {"_pytest", "pytest", "pluggy"}
 
 
 def sections(patch: str) -> list[str]:
@@ -48,12 +61,21 @@ def is_test_path(path: str, extra: set[str] = frozenset()) -> bool:
     )
 
 
+def is_harness_path(path: str) -> bool:
+    p = PurePosixPath(path)
+    return p.name in HARNESS_NAMES or p.suffix == ".pth" or (len(p.parts) > 1 and p.parts[0] in HARNESS_DIRS)
+
+
 def strip_tests(patch: str, extra: set[str] = frozenset()) -> tuple[str, list[str]]:
-    """The patch without the sections that touch test files, and the paths removed."""
+    """The patch without the sections that touch test files or the test harness, and the
+    paths removed (which are flagged in the verdict)."""
     kept, stripped = [], []
     for section in sections(patch):
         path = section_path(section)
-        (stripped if is_test_path(path, extra) else kept).append(path if is_test_path(path, extra) else section)
+        if is_test_path(path, extra) or is_harness_path(path):
+            stripped.append(path)
+        else:
+            kept.append(section)
     return "".join(kept), stripped
 
 

@@ -41,10 +41,34 @@ class RunConfig:
     solve_timeout_s: float = 900.0
     improve_timeout_s: float = 1800.0
     job_attempts: int = 3  # tries of a job that fails for infrastructure reasons
+    fm_attempts: int = 5  # tries of one model call (429, 5xx, resets, timeouts)
+    fm_timeout_s: float = 300.0  # one model call's time limit
+    fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
+
+    def _check_types(self) -> None:
+        """Each value has its field's type (a TOML file can hold anything)."""
+        checks = {
+            "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+            "float": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+            "str": (lambda v: isinstance(v, str), "text"),
+            "tuple[int, ...]": (
+                lambda v: all(isinstance(x, int) and not isinstance(x, bool) for x in v),
+                "a list of whole numbers",
+            ),
+        }
+        for f in dataclasses.fields(self):
+            value, kind = getattr(self, f.name), str(f.type).removesuffix(" | None")
+            if value is None and str(f.type).endswith("| None"):
+                continue
+            ok, want = checks[kind]
+            if not ok(value):
+                raise ConfigError(f"config: {f.name} = {value!r} is not valid; expected {want}")
 
     def validated(self) -> RunConfig:
         from ..benchmarks.loaders import parse_spec
+
+        self._check_types()
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS

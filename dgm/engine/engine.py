@@ -10,10 +10,12 @@ deterministic upstream give the same archive, killed and resumed or not."""
 from __future__ import annotations
 
 import concurrent.futures
+import errno
 import fcntl
 import logging
 import os
 import shutil
+import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from archive import Archive, ArchiveError, HostileSnapshotError, Job
 
 from .. import agent_exec
 from ..benchmarks import Grader, load_suite
-from ..gateway import Budget, Gateway, Upstream
+from ..gateway import Budget, Gateway, RetryPolicy, Upstream
 from . import evidence, work
 from .config import RunConfig
 from .policies import POLICIES, Allowance, Evaluate, Expand, InFlight
@@ -35,7 +37,18 @@ from .view import View, ViewCache
 
 log = logging.getLogger(__name__)
 HEARTBEAT_S = 10.0
+POLL_S = 0.5
 ENGINE_JOBS = ("expand", "evaluate")  # other kinds (transfer evals) belong to other commands
+
+
+def _disk_full(exc: BaseException) -> bool:
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+            return True
+        if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 class EngineError(Exception):
@@ -78,6 +91,15 @@ class Engine:
         self.worker = f"driver-{os.getpid()}"
         self.running: dict[int, Running] = {}
         self.counters = Counters()
+        self.stop_request: str | None = None
+        self.force_stop = False
+
+    def request_stop(self, reason: str, force: bool = False) -> None:
+        """Stop the run (safe from a signal handler): no new jobs; in-flight jobs may finish
+        (up to the grace period), or with `force` are handed back to the queue at once and
+        their sandboxes closed. A later `dgm evolve` resumes."""
+        self.stop_request = reason
+        self.force_stop = self.force_stop or force
 
     # --- set-up ----------------------------------------------------------------------
     def _lock(self) -> int:
@@ -141,8 +163,14 @@ class Engine:
             with Archive.for_run(self.run_dir, create=True) as archive:
                 archive.save_run_config(cfg.to_dict(), cfg.seed)
                 grader = Grader(self.backend, self.run_dir / "cache" / "grade")
+                retry = RetryPolicy(attempts=cfg.fm_attempts, base_s=cfg.fm_backoff_s, timeout_s=cfg.fm_timeout_s)
                 gateway = Gateway(
-                    self.upstream, archive.path, run_budget=Budget(usd=cfg.budget_usd), seed=cfg.seed, model=cfg.model
+                    self.upstream,
+                    archive.path,
+                    run_budget=Budget(usd=cfg.budget_usd),
+                    seed=cfg.seed,
+                    model=cfg.model,
+                    retry=retry,
                 )
                 with gateway as gw:
                     ctx = work.Context(
@@ -158,7 +186,16 @@ class Engine:
                     requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
                     if requeued:
                         self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
-                    self._loop(archive, gw, ctx, tasks)
+                    try:
+                        self._loop(archive, gw, ctx, tasks)
+                    except (OSError, sqlite3.OperationalError) as exc:
+                        if not _disk_full(exc):
+                            raise
+                        self.backend.close_all()
+                        raise EngineError(
+                            f"the disk holding {self.run_dir} is full ({exc}); everything recorded so far is kept. "
+                            f"Free some space and run `dgm evolve --run {self.run_dir}` again to resume."
+                        ) from exc
                     return self._summary(archive, gw, tasks)
         finally:
             os.close(lock)
@@ -168,11 +205,12 @@ class Engine:
         self.scheduler = self._scheduler()
         self.cache = ViewCache.load(archive, cfg.benchmark, tasks)
         last_beat = time.monotonic()
+        stopping_since: float | None = None
         pool = self.executor or concurrent.futures.ThreadPoolExecutor(cfg.workers, thread_name_prefix="dgm-job")
         with pool:
             while True:
                 view = self.cache.view()
-                stop = self._stop_reason(view, gw)
+                stop = self.stop_request or self._stop_reason(view, gw)
                 if stop and not self.counters.stop_reason:
                     self.counters.stop_reason = stop
                     self.progress.note(f"stopping: {stop}")
@@ -187,25 +225,35 @@ class Engine:
                     if not self.counters.stop_reason:
                         self.counters.stop_reason = self._idle_reason(view, gw)
                     return
-                timeout = cfg.grace_s if self.counters.stop_reason else HEARTBEAT_S
                 done, _ = concurrent.futures.wait(
                     [r.future for r in self.running.values()],
-                    timeout=timeout,
+                    timeout=POLL_S,  # short, so a stop request is seen promptly
                     return_when=concurrent.futures.FIRST_COMPLETED,
                 )
-                if not done and self.counters.stop_reason:
-                    self.progress.note(
-                        f"{len(self.running)} job(s) still running after {cfg.grace_s:g}s; leaving "
-                        "them to be re-queued on resume"
-                    )
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    return
+                if self.counters.stop_reason and not done:
+                    if stopping_since is None:
+                        stopping_since = time.monotonic()
+                        self.progress.note(f"waiting up to {cfg.grace_s:g}s for {len(self.running)} running job(s)")
+                    if self.force_stop or time.monotonic() - stopping_since > cfg.grace_s:
+                        self._abandon(archive, pool)
+                        return
                 for job_id in [j for j, r in self.running.items() if r.future in done]:
                     self._finish(archive, gw, self.running.pop(job_id))
                 if time.monotonic() - last_beat > HEARTBEAT_S:
                     for r in self.running.values():
                         archive.jobs.heartbeat(r.job.id, self.worker)
                     last_beat = time.monotonic()
+
+    def _abandon(self, archive: Archive, pool: concurrent.futures.Executor) -> None:
+        """Hand running jobs back to the queue and close their sandboxes (a forced stop)."""
+        for run in self.running.values():
+            archive.jobs.release(run.job.id, self.worker, f"run stopped: {self.counters.stop_reason}")
+        closed = self.backend.close_all() if hasattr(self.backend, "close_all") else 0
+        self.progress.note(
+            f"{len(self.running)} running job(s) re-queued for the next run; {closed} sandbox(es) closed"
+        )
+        self.running.clear()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _flight(self) -> InFlight:
         expands = tuple(r.action for r in self.running.values() if isinstance(r.action, Expand))
@@ -285,6 +333,9 @@ class Engine:
         try:
             outcome = run.future.result()
         except Exception as exc:  # noqa: BLE001 - an infrastructure failure: retried, then failed with its reason
+            if _disk_full(exc):
+                archive.jobs.release(job.id, self.worker, "disk full")
+                raise
             log.exception("job %s failed", job.id)
             with gw.lock:
                 failed = archive.jobs.fail(job.id, self.worker, f"{exc.__class__.__name__}: {exc}")
@@ -301,23 +352,9 @@ class Engine:
 
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict
-        _, usd = archive.fm_usage(job.id)
-        with archive.atomic():
-            done = [e for e in archive.evaluations(action.node, self.config.benchmark) if e.task_id == action.task]
-            if not done:  # recorded at most once, even if a job ran twice
-                archive.add_evaluation(
-                    action.node,
-                    self.config.benchmark,
-                    action.task,
-                    verdict.resolved,
-                    tests=verdict.tests,
-                    duration_s=outcome.seconds,
-                    cost_usd=usd,
-                    log=work.evaluation_bundle(outcome),
-                    attempt=0,
-                )
-            archive.jobs.finish(job.id, self.worker, {"resolved": verdict.resolved, "reason": verdict.reason})
-        if not done:
+        if work.store_evaluation(
+            archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker
+        ):
             self.cache.add_result(action.node, action.task, verdict.resolved)
         self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
 

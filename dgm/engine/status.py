@@ -49,6 +49,8 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "usd": round(usd, 4),
         "fm_calls": len(archive.fm_calls()),
         "fm_errors": len(archive.events("fm_error")),
+        "fm_retried": archive.db.execute("SELECT count(*) FROM fm_calls WHERE attempts > 1").fetchone()[0],
+        "flagged_patches": len(archive.events("patch_flagged")),
         "budget_refusals": len(archive.events("budget_exhausted")),
         "job_errors": len(archive.events("job_error")),
         "jobs": stats.jobs_by_state,
@@ -69,8 +71,9 @@ def lines(s: dict[str, Any]) -> list[str]:
         f"agents       {s['nodes']} ({s['valid']} valid, {s['invalid']} invalid; {s['expansions']} expansions)",
         f"evaluations  {s['evaluations']} ({s['resolved']} resolved)",
         f"best agent   {best_text}",
-        f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_errors']} failed calls, "
-        f"{s['budget_refusals']} budget refusals",
+        f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_retried']} retried, "
+        f"{s['fm_errors']} failed after retries, {s['budget_refusals']} budget refusals",
+        f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed)",
         "jobs         " + ", ".join(f"{k} {v}" for k, v in s["jobs"].items()) + f"; {s['job_errors']} job errors",
     ]
     if s.get("stop_reason"):

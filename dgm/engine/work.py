@@ -116,6 +116,39 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
     )
 
 
+def store_evaluation(
+    archive, node_id: int, label: str, task_id: str, evaluation: Evaluation, job_id: int, worker: str
+) -> bool:
+    """Record one evaluation and finish its job, in one transaction; at most once per
+    (node, label, task), so a job that ran twice cannot count twice. A patch that touched
+    test or harness files is flagged with an event. Returns whether it was added."""
+    verdict = evaluation.verdict
+    _, usd = archive.fm_usage(job_id)
+    with archive.atomic():
+        added = not any(e.task_id == task_id for e in archive.evaluations(node_id, label))
+        if added:
+            archive.add_evaluation(
+                node_id,
+                label,
+                task_id,
+                verdict.resolved,
+                tests=verdict.tests,
+                duration_s=evaluation.seconds,
+                cost_usd=usd,
+                log=evaluation_bundle(evaluation),
+                attempt=0,
+            )
+            if verdict.stripped:
+                archive.log_event(
+                    "patch_flagged",
+                    node_id=node_id,
+                    job_id=job_id,
+                    data={"task": task_id, "label": label, "stripped": list(verdict.stripped)},
+                )
+        archive.jobs.finish(job_id, worker, {"resolved": verdict.resolved, "reason": verdict.reason})
+    return added
+
+
 def evaluation_bundle(evaluation: Evaluation) -> bytes:
     """What is kept of an evaluation besides its verdict: the patch, the test log, the
     agent's trajectory (clipped), and why it failed."""

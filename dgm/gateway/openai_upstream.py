@@ -46,7 +46,10 @@ class OpenAIUpstream:
 
         body = {k: v for k, v in request.items() if k not in ("stream", "stream_options")}
         try:
-            return self.client.chat.completions.create(**body, timeout=timeout).model_dump(exclude_none=True)
+            reply = self.client.chat.completions.create(**body, timeout=timeout)
+            if not hasattr(reply, "model_dump"):  # a body the client could not parse into a completion
+                raise UpstreamError(f"upstream answered something that is not a chat completion: {str(reply)[:200]!r}")
+            return reply.model_dump(exclude_none=True)
         except openai.APITimeoutError as exc:
             raise UpstreamError(f"upstream timed out after {timeout:g}s") from exc
         except openai.APIConnectionError as exc:
@@ -59,3 +62,5 @@ class OpenAIUpstream:
                 retry_after=float(retry_after) if retry_after and retry_after.replace(".", "", 1).isdigit() else None,
                 retryable=exc.status_code in (408, 409, 429) or exc.status_code >= 500,
             ) from exc
+        except (openai.APIError, ValueError) as exc:  # malformed or truncated replies: worth another try
+            raise UpstreamError(f"upstream reply unusable: {exc.__class__.__name__}: {str(exc)[:300]}") from exc

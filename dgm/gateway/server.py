@@ -27,6 +27,7 @@ from .policy import Budget, Prices, RetryPolicy
 from .upstream import Upstream, UpstreamError, request_hash
 
 log = logging.getLogger(__name__)
+MAX_REPLY_BYTES = 4 * 2**20  # a reply larger than this is refused, not passed to an agent
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,15 @@ class Gateway:
             future = self.pool.submit(self.upstream.complete, request, self.retry.timeout_s)
             try:
                 reply, error = future.result(timeout=self.retry.timeout_s), None
+                size = len(json.dumps(reply))
+                if size > MAX_REPLY_BYTES:
+                    reply, error = (
+                        None,
+                        UpstreamError(
+                            f"upstream reply of {size} bytes is over the gateway's {MAX_REPLY_BYTES}-byte limit",
+                            retryable=False,
+                        ),
+                    )
                 break
             except concurrent.futures.TimeoutError:
                 error = UpstreamError(f"no answer within {self.retry.timeout_s:g}s")

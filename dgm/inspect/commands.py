@@ -74,6 +74,7 @@ def show_cmd(run_dir: Path, node: str) -> None:
     with open_archive(run_dir) as archive:
         data = _data(archive)
         info = _node(data, node)
+        flags = pages.node_flags(archive, info.id)
         memory = [e for e in archive.manifest(info.snapshot) if e.path == "seed_agent/memory/notes.md"]
         notes = archive.blob(memory[0].blob).decode(errors="replace") if memory else ""
     click.echo(
@@ -92,6 +93,10 @@ def show_cmd(run_dir: Path, node: str) -> None:
         click.echo(f"  {label:40} {score.text()}{tag}")
     if not info.scores:
         click.echo("  (not evaluated)")
+    if flags:
+        click.echo("flags")
+        for line in flags:
+            click.echo(f"  {line}")
     if notes.strip():
         click.echo("memory notes (last 1500 characters)\n" + notes[-1500:])
 

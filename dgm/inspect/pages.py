@@ -151,6 +151,49 @@ def matrix(archive: Archive, data: RunData) -> str:
     )
 
 
+ORDINARY = (None, "tests_failed")
+
+
+def node_flags(archive: Archive, node_id: int) -> list[str]:
+    """What is notable about a node's evaluations: patches that touched test or harness
+    files (removed before grading), and failures that were not plain test failures."""
+    from ..engine.evidence import bundle
+
+    out = []
+    for ev in archive.evaluations(node_id):
+        info = bundle(archive, ev.log_blob)
+        if info.get("stripped"):
+            out.append(f"{ev.task_id} ({ev.benchmark}): patch touched {', '.join(info['stripped'])} (removed)")
+        if info.get("reason") not in ORDINARY:
+            out.append(f"{ev.task_id} ({ev.benchmark}): {info.get('reason')}")
+    return out
+
+
+def flags_section(archive: Archive) -> str:
+    rows = [
+        f"<tr><td>{e.node_id}</td><td>{html.escape(e.data.get('task', ''))}</td>"
+        f"<td>{html.escape(', '.join(e.data.get('stripped', [])))}</td></tr>"
+        for e in archive.events("patch_flagged")
+    ]
+    reasons: dict[str, int] = {}
+    for (result,) in archive.db.execute(
+        "SELECT result FROM jobs WHERE kind IN ('evaluate', 'transfer') AND state = 'done'"
+    ):
+        reason = json.loads(result or "{}").get("reason")
+        if reason not in ORDINARY:
+            reasons[reason] = reasons.get(reason, 0) + 1
+    counts = ", ".join(f"{html.escape(str(k))}: {v}" for k, v in sorted(reasons.items())) or "none"
+    table = (
+        (
+            "<table><tr><th>node</th><th>task</th><th>test or harness files in the patch (removed)</th></tr>"
+            f"{''.join(rows)}</table>"
+        )
+        if rows
+        else "<p>No patch touched test or harness files.</p>"
+    )
+    return f"{table}<p>Failures other than failing tests: {counts}.</p>"
+
+
 def transfer_table(data: RunData) -> str:
     rows = [
         (n.id, label, score)
@@ -197,5 +240,6 @@ def report_page(archive: Archive, data: RunData, config) -> str:
         + charts.line_chart(tokens, "Tokens (cumulative)", "minutes since the first call", "tokens")
         + charts.line_chart(usd, "Cost (cumulative)", "minutes since the first call", "dollars")
         + f"<h2>Transfer evaluations</h2>{transfer_table(data)}"
+        + f"<h2>Flags</h2>{flags_section(archive)}"
     )
     return _page("dgm report", body)

@@ -77,20 +77,8 @@ def run(
                     with gateway.lock:
                         archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
                     continue
-                _, usd = archive.fm_usage(job.id)
-                with gateway.lock, archive.atomic():
-                    archive.add_evaluation(
-                        node_id,
-                        label,
-                        task.id,
-                        evaluation.verdict.resolved,
-                        tests=evaluation.verdict.tests,
-                        duration_s=evaluation.seconds,
-                        cost_usd=usd,
-                        log=work.evaluation_bundle(evaluation),
-                        attempt=0,
-                    )
-                    archive.jobs.finish(job.id, "transfer", {"resolved": evaluation.verdict.resolved})
+                with gateway.lock:
+                    work.store_evaluation(archive, node_id, label, task.id, evaluation, job.id, "transfer")
                 shutil.rmtree(folder, ignore_errors=True)
                 results[task.id] = evaluation
                 if on_result:

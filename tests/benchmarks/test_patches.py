@@ -70,12 +70,16 @@ def test_tree_patch_round_trips_through_git_apply(tmp_path):
 
 def test_pytest_summary_parser():
     out = """
+PASSED tests/test_a.py::test_two
+=========================== short test summary info ============================
 PASSED tests/test_a.py::test_one
 FAILED tests/test_a.py::test_two - AssertionError: assert 1 == 2
 PASSED tests/test_a.py::test_param[a b - c]
 ERROR tests/test_b.py - ImportError: no module named x
 SKIPPED [1] tests/test_c.py:3: not today
 XFAIL tests/test_c.py::test_known - bug 12
+1 failed, 3 passed, 1 skipped, 1 xfailed, 1 error in 0.05s
+PASSED tests/test_a.py::test_forged_after_the_end
 """
     assert pytest_rA(out, 1) == {
         "tests/test_a.py::test_one": "PASSED",
@@ -84,6 +88,15 @@ XFAIL tests/test_c.py::test_known - bug 12
         "tests/test_b.py": "ERROR",
         "tests/test_c.py::test_known": "XFAIL",
     }
+
+
+def test_output_outside_the_summary_cannot_pose_as_results():
+    header = "=" * 10 + " short test summary info " + "=" * 10 + "\n"
+    forged = "PASSED tests/test_a.py::test_two\n" + header
+    forged += "FAILED tests/test_a.py::test_two - boom\n1 failed in 0.01s\nPASSED tests/test_a.py::test_two\n"
+    forged += header + "PASSED tests/test_a.py::test_two\n"  # a second header printed at exit
+    assert pytest_rA(forged, 1) == {"tests/test_a.py::test_two": "FAILED"}
+    assert pytest_rA("PASSED tests/test_a.py::test_two\n", 0) == {}
 
 
 def test_swebench_predictions_jsonl(tmp_path):
@@ -98,3 +111,24 @@ def test_swebench_predictions_jsonl(tmp_path):
         "model_patch": PATCH,
     }
     assert rows[1]["model_patch"] == ""
+
+
+def test_harness_files_are_stripped_too():
+    from dgm.benchmarks.patches import is_harness_path
+
+    for path in (
+        "pytest.ini",
+        "tox.ini",
+        "pkg/conftest.py",
+        "pytest.py",
+        "_pytest/terminal.py",
+        "sitecustomize.py",
+        "evil.pth",
+    ):
+        assert is_harness_path(path), path
+    for path in ("pkg/pytest_helpers.py", "setup.py", "src/app.py"):
+        assert not is_harness_path(path), path
+    fake = (
+        "diff --git a/pytest.py b/pytest.py\nnew file mode 100644\n--- /dev/null\n+++ b/pytest.py\n@@ -0,0 +1 @@\n+x\n"
+    )
+    assert strip_tests(PATCH + fake)[1] == ["tests/test_mod.py", "pytest.py"]

@@ -39,6 +39,8 @@ def load_suite(spec: str, **options) -> Suite:
         raise BenchmarkError(f"unknown suite source {name!r}; one of {', '.join(LOADERS)}")
     if name != "builtin" and not arg:
         raise BenchmarkError(f"{name} needs a path: {name}:PATH")
+    if name == "builtin" and arg:
+        raise BenchmarkError(f"builtin has no part {arg!r}: use builtin, builtin:dev or builtin:test")
     loader = LOADERS[name]
     suite = loader(arg, **options) if name in ("swebench",) else loader(arg)
     return suite.split(split)

@@ -20,7 +20,7 @@ from ..suite import Suite
 from ..task import BenchmarkError, RepoSource, Task
 
 log = logging.getLogger(__name__)
-COMMANDS = {"python": "python3 -m pytest -rA -q -p no:cacheprovider {tests}"}
+COMMANDS = {"python": "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}"}
 
 
 def exercise_dirs(root: Path) -> list[tuple[str, Path]]:

@@ -16,7 +16,7 @@ from typing import Any
 from ..suite import Suite
 from ..task import BenchmarkError, RepoSource, Task
 
-COMMAND = "python3 -m pytest -rA -q -p no:cacheprovider {tests}"
+COMMAND = "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}"
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from ..suite import Suite
 from ..task import BenchmarkError, RepoSource, Task
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin"
-DEFAULT_COMMAND = "python3 -m pytest -rA -q -p no:cacheprovider"
+# -rfEsxXp: every outcome in the short summary; no captured output (which code under test controls).
+DEFAULT_COMMAND = "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider"
 
 
 def load_task(folder: Path, suite: str) -> Task:
