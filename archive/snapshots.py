@@ -151,27 +151,53 @@ def load_entries(db: sqlite_utils.Database, digest: str) -> list[tuple[ManifestE
 
 def materialize(db: sqlite_utils.Database, digest: str, dest: Path, limits: SnapshotLimits) -> None:
     """Write snapshot `digest` to `dest` (which must not exist, or be an empty directory)."""
-    dest = Path(dest)
     rows = load_entries(db, digest)
-    entries = [e for e, _ in rows]
     content = blobs.get_many(db, [b for _, b in rows if b is not None])
-    links = {e.path: content[b].decode("utf-8", "surrogateescape") for e, b in rows if stat.S_ISLNK(e.mode)}
+    by_sha = {e.blob: content[b] for e, b in rows if b is not None}
+    write(Path(dest), [e for e, _ in rows], by_sha, limits)
+
+
+def write(dest: Path, entries: list[ManifestEntry], content: dict[str, bytes], limits: SnapshotLimits) -> None:
+    """Write a tree given as manifest entries and content by sha256 (from the archive, or
+    shipped to another machine) to `dest`, validating the manifest first."""
+    dest = Path(dest)
+    links = {e.path: content[e.blob].decode("utf-8", "surrogateescape") for e in entries if stat.S_ISLNK(e.mode)}
     manifest.validate(entries, links, limits)
     if dest.is_symlink() or (dest.exists() and (not dest.is_dir() or any(dest.iterdir()))):
         raise HostileSnapshotError(str(dest), "destination exists and is not an empty directory")
     created = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)
     try:
-        _write_tree(dest, rows, content)
+        _write_tree(dest, sorted(entries, key=lambda e: e.path), content)
     except BaseException:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise
 
 
-def _write_tree(dest: Path, rows: list[tuple[ManifestEntry, int | None]], content: dict[int, bytes]) -> None:
+def verify(tree: ScannedTree, limits: SnapshotLimits) -> ScannedTree:
+    """Check a tree that arrived as a value (say, from a worker on another machine) as
+    strictly as one scanned here: every content matches its hash and size, the manifest
+    passes the same rules. Returns it with its link targets taken from the content."""
+    for entry in tree.entries:
+        if entry.blob is None:
+            continue
+        data = tree.contents.get(entry.blob)
+        if data is None:
+            raise HostileSnapshotError(entry.path, "content missing from the tree")
+        if len(data) != entry.size or blobs.sha256(data) != entry.blob:
+            raise HostileSnapshotError(entry.path, "content does not match its hash or size")
+    links = {
+        e.path: tree.contents[e.blob].decode("utf-8", "surrogateescape") for e in tree.entries if stat.S_ISLNK(e.mode)
+    }
+    manifest.validate(tree.entries, links, limits)
+    used = {e.blob for e in tree.entries if e.blob}
+    return ScannedTree(list(tree.entries), {k: v for k, v in tree.contents.items() if k in used}, links)
+
+
+def _write_tree(dest: Path, entries: list[ManifestEntry], content: dict[str, bytes]) -> None:
     dirs: list[tuple[Path, int]] = []
-    for entry, blob_id in rows:  # sorted by path: every parent comes before its children
+    for entry in entries:  # sorted by path: every parent comes before its children
         target = dest / entry.path
         if stat.S_ISDIR(entry.mode):
             target.mkdir(mode=0o700)
@@ -180,13 +206,13 @@ def _write_tree(dest: Path, rows: list[tuple[ManifestEntry, int | None]], conten
             fd = os.open(target, _WRITE_FLAGS, 0o600)
             try:
                 with os.fdopen(fd, "wb", closefd=False) as fh:
-                    fh.write(content[blob_id])
+                    fh.write(content[entry.blob])
                 os.fchmod(fd, stat.S_IMODE(entry.mode))
             finally:
                 os.close(fd)
     # Symlinks last, so no write above can pass through one.
-    for entry, blob_id in rows:
+    for entry in entries:
         if stat.S_ISLNK(entry.mode):
-            os.symlink(content[blob_id].decode("utf-8", "surrogateescape"), dest / entry.path)
+            os.symlink(content[entry.blob].decode("utf-8", "surrogateescape"), dest / entry.path)
     for path, mode in reversed(dirs):  # deepest first, so read-only dirs stay writable until set
         os.chmod(path, stat.S_IMODE(mode))

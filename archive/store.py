@@ -151,12 +151,16 @@ class Archive:
     def add_child(
         self,
         parent_id: int | None,
-        root: str | Path,
+        root: str | Path | snapshots.ScannedTree,
         status: str = "pending",
         origin: dict[str, Any] | None = None,
     ) -> Node:
-        """Snapshot `root` and add it as a node, in one transaction."""
-        tree_ = snapshots.scan(Path(root), self.limits)
+        """Snapshot `root` (a directory, or a tree that came as a value, which is verified
+        first) and add it as a node, in one transaction."""
+        if isinstance(root, snapshots.ScannedTree):
+            tree_ = snapshots.verify(root, self.limits)
+        else:
+            tree_ = snapshots.scan(Path(root), self.limits)
         with self.atomic():
             return self.add_node(parent_id, snapshots.store(self.db, tree_), status, origin)
 

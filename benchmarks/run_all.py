@@ -22,6 +22,7 @@ BENCHMARKS = {
     "gateway": ["bench_gateway.py"],
     "selection": ["bench_selection.py"],
     "simulate": ["bench_simulate.py"],
+    "executors": ["bench_executors.py"],
 }
 BEGIN, END = "<!-- run_all:begin -->", "<!-- run_all:end -->"
 

@@ -327,6 +327,7 @@ def _evolve_options(fn):
     from .engine.final import RULES
     from .engine.policies import POLICIES
     from .engine.selectors import SELECTORS
+    from .executors import EXECUTORS
 
     options = [
         click.option(
@@ -360,7 +361,17 @@ def _evolve_options(fn):
         click.option(
             "--final-rule", type=click.Choice(sorted(RULES)), help="How the final agent is chosen. [quantile]"
         ),
-        click.option("--workers", type=int, help="Jobs run at once. [2]"),
+        click.option("--workers", type=int, help="Jobs run at once (on a Ray cluster: cluster-wide). [2]"),
+        click.option(
+            "--executor",
+            type=click.Choice(sorted(EXECUTORS)),
+            help="Where jobs run: local (a thread pool on this machine) or ray (a Ray cluster). [local]",
+        ),
+        click.option(
+            "--ray-address",
+            metavar="ADDR",
+            help="With --executor ray: the cluster to join, HOST:PORT. [RAY_ADDRESS, else the one on this machine]",
+        ),
         click.option("--max-evals", type=int, help="Stop after this many task evaluations. [200]"),
         click.option("--max-expansions", type=int, help="Stop expanding after this many children."),
         click.option("--budget-usd", type=float, help="Stop when the model calls have cost this much."),
@@ -407,6 +418,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     from .engine.engine import Engine, EngineError
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
+    from .executors import ExecutorError
     from .gateway import UpstreamError, make_upstream
 
     if flags.get("stages"):
@@ -446,7 +458,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         result = engine.run()
-    except (EngineError, ArchiveError, BenchmarkError) as exc:
+    except (EngineError, ArchiveError, BenchmarkError, ExecutorError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         for sig, handler in previous.items():

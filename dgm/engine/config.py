@@ -45,6 +45,8 @@ class RunConfig:
     fm_timeout_s: float = 300.0  # one model call's time limit
     fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
+    executor: str = "local"  # where jobs run: local (a thread pool here) or ray (a cluster)
+    ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
 
     def _check_types(self) -> None:
         """Each value has its field's type (a TOML file can hold anything)."""
@@ -69,6 +71,7 @@ class RunConfig:
         from ..benchmarks.loaders import parse_spec
 
         self._check_types()
+        from ..executors import EXECUTORS
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS
@@ -78,6 +81,7 @@ class RunConfig:
             (self.selector is None or self.selector in SELECTORS, "selector", f"one of {', '.join(SELECTORS)}"),
             (self.final_rule in RULES, "final_rule", f"one of {', '.join(RULES)}"),
             (self.workers >= 1, "workers", "at least 1"),
+            (self.executor in EXECUTORS, "executor", f"one of {', '.join(EXECUTORS)}"),
             (0 < self.alpha <= 1, "alpha", "in (0, 1]"),
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
             (self.children >= 1, "children", "at least 1"),

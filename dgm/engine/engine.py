@@ -1,8 +1,9 @@
 """The evolution loop (ask/tell over the archive's job table).
 
 The driver alone writes the archive. It asks the policy for the next job whenever a
-worker is free, records the job before running it, runs it on the executor, and records
-its result and the job's end in one transaction. A killed run resumes from the job table:
+worker is free, records the job before running it, hands it to the executor (a local
+thread pool, or a Ray cluster) as plain values, and records the outcome and the job's end
+in one transaction. A killed run resumes from the job table:
 queued jobs run first, running ones are re-queued, nothing completed is redone. Each
 decision draws from an RNG seeded by (run seed, job number), so one worker and a
 deterministic upstream give the same archive, killed and resumed or not."""
@@ -14,7 +15,6 @@ import errno
 import fcntl
 import logging
 import os
-import shutil
 import sqlite3
 import tempfile
 import time
@@ -24,8 +24,12 @@ from typing import Any
 
 from archive import Archive, ArchiveError, HostileSnapshotError, Job
 
+from archive.snapshots import scan
+
 from .. import agent_exec
 from ..benchmarks import Grader, load_suite
+from ..executors import EXECUTORS, EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
+from ..executors.local import EVIDENCE_LIMITS
 from ..gateway import Budget, Gateway, RetryPolicy, Upstream
 from . import evidence, work
 from .config import RunConfig
@@ -61,7 +65,6 @@ class Running:
     action: Expand | Evaluate
     token: str
     future: concurrent.futures.Future
-    work_dir: Path
 
 
 @dataclass
@@ -78,12 +81,12 @@ class Engine:
         upstream: Upstream,
         backend,
         progress: Progress | None = None,
-        executor: concurrent.futures.Executor | None = None,
+        executor: Executor | None = None,
     ):
-        """`executor` runs the jobs (any concurrent.futures.Executor: the default is a local
-        thread pool of `config.workers`; a cluster executor plugs in here)."""
+        """`executor` runs the jobs (default: the one `config.executor` names, built from
+        the config: a local thread pool of `config.workers`, or a Ray cluster)."""
         self.run_dir = Path(run_dir)
-        self.executor = executor
+        self.executor = executor or EXECUTORS[config.executor].from_config(config)
         self.config = config
         self.upstream = upstream
         self.backend = backend
@@ -136,21 +139,6 @@ class Engine:
             archive.add_child(None, tree, status="valid", origin={"generation": 0, "seed": True})
         self.progress.note("seed agent stored as node 1")
 
-    def _code(self, archive: Archive, node_id: int) -> Path:
-        """A node's code, materialized once into the run's cache (read-only use)."""
-        snapshot = archive.node(node_id).snapshot
-        dest = self.run_dir / "cache" / "code" / snapshot
-        if not dest.exists():
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            partial = dest.with_name(snapshot + ".partial")
-            shutil.rmtree(partial, ignore_errors=True)
-            archive.materialize(snapshot, partial)
-            for path in [partial, *partial.rglob("*")]:
-                if not path.is_symlink():
-                    path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
-            partial.rename(dest)
-        return dest
-
     # --- the loop --------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
         lock = self._lock()
@@ -181,21 +169,25 @@ class Engine:
                         solve_limits=work.limits_for(cfg.solve_timeout_s),
                         improve_limits=work.limits_for(cfg.improve_timeout_s),
                     )
-                    self._seed(archive, ctx)
-                    # Every running job lost its driver (the run lock makes this process the only one).
-                    requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
-                    if requeued:
-                        self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
+                    self.executor.start(RunEnv(self.run_dir, archive, cfg, ctx))
                     try:
+                        self.progress.note(f"jobs run on {self.executor.describe()}")
+                        self._seed(archive, ctx)
+                        # Every running job lost its driver (the run lock makes this process the only one).
+                        requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
+                        if requeued:
+                            self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
                         self._loop(archive, gw, ctx, tasks)
                     except (OSError, sqlite3.OperationalError) as exc:
+                        self.executor.shutdown(cancel=True)
                         if not _disk_full(exc):
                             raise
-                        self.backend.close_all()
                         raise EngineError(
                             f"the disk holding {self.run_dir} is full ({exc}); everything recorded so far is kept. "
                             f"Free some space and run `dgm evolve --run {self.run_dir}` again to resume."
                         ) from exc
+                    finally:
+                        self.executor.shutdown()
                     return self._summary(archive, gw, tasks)
         finally:
             os.close(lock)
@@ -206,54 +198,51 @@ class Engine:
         self.cache = ViewCache.load(archive, cfg.benchmark, tasks)
         last_beat = time.monotonic()
         stopping_since: float | None = None
-        pool = self.executor or concurrent.futures.ThreadPoolExecutor(cfg.workers, thread_name_prefix="dgm-job")
-        with pool:
-            while True:
+        while True:
+            view = self.cache.view()
+            stop = self.stop_request or self._stop_reason(view, gw)
+            if stop and not self.counters.stop_reason:
+                self.counters.stop_reason = stop
+                self.progress.note(f"stopping: {stop}")
+            while not self.counters.stop_reason and len(self.running) < cfg.workers:
+                job = self._next_job(archive, view)
+                if job is None:
+                    break
+                self._dispatch(archive, gw, ctx, job)
                 view = self.cache.view()
-                stop = self.stop_request or self._stop_reason(view, gw)
-                if stop and not self.counters.stop_reason:
-                    self.counters.stop_reason = stop
-                    self.progress.note(f"stopping: {stop}")
-                while not self.counters.stop_reason and len(self.running) < cfg.workers:
-                    job = self._next_job(archive, view)
-                    if job is None:
-                        break
-                    self._dispatch(archive, gw, ctx, job, pool)
-                    view = self.cache.view()
-                self.progress.update(view, self._flight(), gw, self.counters)
-                if not self.running:
-                    if not self.counters.stop_reason:
-                        self.counters.stop_reason = self._idle_reason(view, gw)
+            self.progress.update(view, self._flight(), gw, self.counters)
+            if not self.running:
+                if not self.counters.stop_reason:
+                    self.counters.stop_reason = self._idle_reason(view, gw)
+                return
+            done, _ = concurrent.futures.wait(
+                [r.future for r in self.running.values()],
+                timeout=POLL_S,  # short, so a stop request is seen promptly
+                return_when=concurrent.futures.FIRST_COMPLETED,
+            )
+            if self.counters.stop_reason and not done:
+                if stopping_since is None:
+                    stopping_since = time.monotonic()
+                    self.progress.note(f"waiting up to {cfg.grace_s:g}s for {len(self.running)} running job(s)")
+                if self.force_stop or time.monotonic() - stopping_since > cfg.grace_s:
+                    self._abandon(archive)
                     return
-                done, _ = concurrent.futures.wait(
-                    [r.future for r in self.running.values()],
-                    timeout=POLL_S,  # short, so a stop request is seen promptly
-                    return_when=concurrent.futures.FIRST_COMPLETED,
-                )
-                if self.counters.stop_reason and not done:
-                    if stopping_since is None:
-                        stopping_since = time.monotonic()
-                        self.progress.note(f"waiting up to {cfg.grace_s:g}s for {len(self.running)} running job(s)")
-                    if self.force_stop or time.monotonic() - stopping_since > cfg.grace_s:
-                        self._abandon(archive, pool)
-                        return
-                for job_id in [j for j, r in self.running.items() if r.future in done]:
-                    self._finish(archive, gw, self.running.pop(job_id))
-                if time.monotonic() - last_beat > HEARTBEAT_S:
-                    for r in self.running.values():
-                        archive.jobs.heartbeat(r.job.id, self.worker)
-                    last_beat = time.monotonic()
+            for job_id in [j for j, r in self.running.items() if r.future in done]:
+                self._finish(archive, gw, self.running.pop(job_id))
+            if time.monotonic() - last_beat > HEARTBEAT_S:
+                for r in self.running.values():
+                    archive.jobs.heartbeat(r.job.id, self.worker)
+                last_beat = time.monotonic()
 
-    def _abandon(self, archive: Archive, pool: concurrent.futures.Executor) -> None:
+    def _abandon(self, archive: Archive) -> None:
         """Hand running jobs back to the queue and close their sandboxes (a forced stop)."""
         for run in self.running.values():
             archive.jobs.release(run.job.id, self.worker, f"run stopped: {self.counters.stop_reason}")
-        closed = self.backend.close_all() if hasattr(self.backend, "close_all") else 0
+        closed = self.executor.shutdown(cancel=True)
         self.progress.note(
             f"{len(self.running)} running job(s) re-queued for the next run; {closed} sandbox(es) closed"
         )
         self.running.clear()
-        pool.shutdown(wait=False, cancel_futures=True)
 
     def _flight(self) -> InFlight:
         expands = tuple(r.action for r in self.running.values() if isinstance(r.action, Expand))
@@ -299,11 +288,7 @@ class Engine:
                 archive.jobs.enqueue("evaluate", payload, max_attempts=self.config.job_attempts)
         return archive.jobs.claim(self.worker, kinds=ENGINE_JOBS)
 
-    def _dispatch(self, archive: Archive, gw: Gateway, ctx: work.Context, job: Job, pool) -> None:
-        work_dir = self.run_dir / "work" / f"job-{job.id}"
-        shutil.rmtree(work_dir, ignore_errors=True)
-        work_dir.mkdir(parents=True)
-        work_dir.chmod(0o755)
+    def _dispatch(self, archive: Archive, gw: Gateway, ctx: work.Context, job: Job) -> None:
         if job.kind == "expand":
             parent = job.payload["parent"]
             action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
@@ -315,17 +300,19 @@ class Engine:
                 "usd_limit": self.config.budget_usd,
                 "evals_limit": self.config.max_evals,
             }
-            ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, work_dir / "evidence", budget)
-            spec = work.ExpandJob(job.id, parent, self._code(archive, parent), ev, work_dir, token, action.generation)
-            future = pool.submit(work.run_expand, ctx, spec)
+            with tempfile.TemporaryDirectory(prefix="evidence-", dir=self.run_dir) as tmp:
+                ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, Path(tmp) / "e", budget)
+                tree = scan(ev, EVIDENCE_LIMITS)
+            snapshot = archive.node(parent).snapshot
+            request = ExpandRequest(job.id, parent, snapshot, tree, token, action.generation)
             self.progress.note(f"job {job.id}: expand node {parent}")
         else:
             node, task = job.payload["node"], job.payload["task"]
             action = Evaluate(node, task)
             token = gw.issue_token(job.id, node, Budget(tokens=self.config.job_tokens))
-            spec = work.EvaluateJob(job.id, node, task, self._code(archive, node), work_dir, token)
-            future = pool.submit(work.run_evaluate, ctx, spec)
-        self.running[job.id] = Running(job, action, token, future, work_dir)
+            request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token)
+        future = self.executor.submit(request)
+        self.running[job.id] = Running(job, action, token, future)
 
     def _finish(self, archive: Archive, gw: Gateway, run: Running) -> None:
         gw.revoke_token(run.token)
@@ -336,19 +323,21 @@ class Engine:
             if _disk_full(exc):
                 archive.jobs.release(job.id, self.worker, "disk full")
                 raise
-            log.exception("job %s failed", job.id)
-            with gw.lock:
+            lost = isinstance(exc, WorkerLost)
+            if not lost:
+                log.exception("job %s failed", job.id)
+            with gw.lock:  # a lost worker counts as an attempt, like a stale job
                 failed = archive.jobs.fail(job.id, self.worker, f"{exc.__class__.__name__}: {exc}")
-                archive.log_event("job_error", job_id=job.id, data={"error": str(exc), "state": failed.state})
-            self.progress.note(f"job {job.id} ({job.kind}) failed: {exc} -> {failed.state}")
-            shutil.rmtree(run.work_dir, ignore_errors=True)
+                kind = "worker_lost" if lost else "job_error"
+                archive.log_event(kind, job_id=job.id, data={"error": str(exc), "state": failed.state})
+            what = "lost its worker" if lost else "failed"
+            self.progress.note(f"job {job.id} ({job.kind}) {what}: {exc} -> {failed.state}")
             return
         with gw.lock:  # the gateway writes fm_calls to the same file from its threads
             if isinstance(run.action, Evaluate):
                 self._record_evaluation(archive, job, run.action, outcome)
             else:
                 self._record_child(archive, job, run.action, outcome)
-        shutil.rmtree(run.work_dir, ignore_errors=True)
 
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict

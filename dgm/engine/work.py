@@ -1,6 +1,7 @@
-"""The two kinds of job, as run by a worker: inputs prepared by the driver (code and
-evidence on disk, a gateway token), outputs returned as values. Only the driver writes
-the archive."""
+"""The two kinds of job, as run by a worker (a thread here, or a process on another
+machine): inputs on the worker's disk (code, evidence, a gateway socket and token),
+outputs returned as plain values (a child's tree, an evaluation's record) that travel
+back to the driver. Only the driver writes the archive."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from archive import HostileSnapshotError, SnapshotLimits
-from archive.snapshots import scan
+from archive.snapshots import ScannedTree, scan
 from sandbox import Backend, Limits
 
 from .. import agent_exec
 from ..benchmarks import Grader, Suite
 from ..benchmarks.evaluate import Evaluation, evaluate
+from ..benchmarks.grader import Verdict
 
 TRAJECTORY_LIMIT = 400_000
 
@@ -50,7 +52,7 @@ class ExpandJob:
 
 @dataclass(frozen=True)
 class ExpandOutcome:
-    child: Path | None  # the edited copy (None: nothing usable came back)
+    child: ScannedTree | None  # the edited copy, read in (None: nothing usable came back)
     valid: bool
     reason: str | None
     origin: dict[str, Any]
@@ -92,15 +94,30 @@ def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
     }
     child = job.work / "improve" / "agent"
     try:
-        same = scan(child, SnapshotLimits()).digest == scan(job.code, SnapshotLimits()).digest
+        tree = scan(child, SnapshotLimits())
+        same = tree.digest == scan(job.code, SnapshotLimits()).digest
     except HostileSnapshotError as exc:
         return ExpandOutcome(None, False, f"unsafe snapshot: {exc}", origin)
     if same:
-        return ExpandOutcome(child, False, "no change: the meta agent left its code as it was", origin)
+        return ExpandOutcome(tree, False, "no change: the meta agent left its code as it was", origin)
     check = agent_exec.check(ctx.backend, child)
     if check.exit_code != 0:
-        return ExpandOutcome(child, False, f"check failed (exit {check.exit_code}): {_tail(check.stderr)}", origin)
-    return ExpandOutcome(child, True, None, origin)
+        return ExpandOutcome(tree, False, f"check failed (exit {check.exit_code}): {_tail(check.stderr)}", origin)
+    return ExpandOutcome(tree, True, None, origin)
+
+
+@dataclass(frozen=True)
+class EvaluationRecord:
+    """What the driver stores of an evaluation: the verdict, the time it took and the
+    bundle of logs (a value, so it can come back from another machine)."""
+
+    verdict: Verdict
+    seconds: float
+    bundle: bytes
+
+
+def record(evaluation: Evaluation) -> EvaluationRecord:
+    return EvaluationRecord(evaluation.verdict, evaluation.seconds, evaluation_bundle(evaluation))
 
 
 def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
@@ -117,7 +134,7 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
 
 
 def store_evaluation(
-    archive, node_id: int, label: str, task_id: str, evaluation: Evaluation, job_id: int, worker: str
+    archive, node_id: int, label: str, task_id: str, evaluation: EvaluationRecord, job_id: int, worker: str
 ) -> bool:
     """Record one evaluation and finish its job, in one transaction; at most once per
     (node, label, task), so a job that ran twice cannot count twice. A patch that touched
@@ -135,7 +152,7 @@ def store_evaluation(
                 tests=verdict.tests,
                 duration_s=evaluation.seconds,
                 cost_usd=usd,
-                log=evaluation_bundle(evaluation),
+                log=evaluation.bundle,
                 attempt=0,
             )
             if verdict.stripped:

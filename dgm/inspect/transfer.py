@@ -78,7 +78,7 @@ def run(
                         archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
                     continue
                 with gateway.lock:
-                    work.store_evaluation(archive, node_id, label, task.id, evaluation, job.id, "transfer")
+                    work.store_evaluation(archive, node_id, label, task.id, work.record(evaluation), job.id, "transfer")
                 shutil.rmtree(folder, ignore_errors=True)
                 results[task.id] = evaluation
                 if on_result:

@@ -1,0 +1,113 @@
+"""The default executor: jobs run in a thread pool of `--workers` on this machine, each in
+a sandbox of the run's backend, reaching the model through the driver's own gateway."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import shutil
+from pathlib import Path
+
+from archive import Archive
+from archive.manifest import SnapshotLimits
+from archive.snapshots import write
+
+from ..engine import work
+from .base import EvaluateRequest, ExpandRequest, Request, RunEnv
+
+
+def job_dir(root: Path, name: str) -> Path:
+    """A fresh, empty folder for one job's files, readable by sandbox uids."""
+    path = root / name
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    path.chmod(0o755)
+    return path
+
+
+def code_cache(archive: Archive, root: Path, snapshot: str) -> Path:
+    """A node's code, materialized once into `root` (read-only use)."""
+    dest = root / snapshot
+    if not dest.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        partial = dest.with_name(snapshot + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        archive.materialize(snapshot, partial)
+        open_up(partial)
+        partial.rename(dest)
+    return dest
+
+
+def open_up(tree: Path) -> None:
+    """Let sandbox uids read a materialized tree (the archive keeps modes; the sandbox runs
+    as another user)."""
+    for path in [tree, *tree.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+
+
+def write_evidence(tree, dest: Path) -> Path:
+    write(dest, tree.entries, tree.contents, EVIDENCE_LIMITS)
+    open_up(dest)
+    return dest
+
+
+EVIDENCE_LIMITS = SnapshotLimits(max_files=100_000, max_total_bytes=2**30, max_file_bytes=2**28)
+
+
+class LocalExecutor:
+    name = "local"
+
+    def __init__(self, workers: int = 2):
+        self.workers = workers
+        self.env: RunEnv | None = None
+        self.pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    @classmethod
+    def from_config(cls, config) -> LocalExecutor:
+        return cls(config.workers)
+
+    def start(self, env: RunEnv) -> None:
+        self.env = env
+        self.pool = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="dgm-job")
+
+    def describe(self) -> str:
+        return f"{self.workers} local worker(s), {self.env.context.backend.name} sandboxes"
+
+    def submit(self, request: Request) -> concurrent.futures.Future:
+        env = self.env
+        code = code_cache(env.archive, env.run_dir / "cache" / "code", request.snapshot)
+        folder = job_dir(env.run_dir / "work", f"job-{request.job_id}")
+        if isinstance(request, ExpandRequest):
+            write_evidence(request.evidence, folder / "evidence")
+            spec = work.ExpandJob(
+                request.job_id, request.parent_id, code, folder / "evidence", folder, request.token, request.generation
+            )
+            return self.pool.submit(_expand, env.context, spec)
+        assert isinstance(request, EvaluateRequest)
+        spec = work.EvaluateJob(request.job_id, request.node_id, request.task_id, code, folder, request.token)
+        return self.pool.submit(_evaluate, env.context, spec)
+
+    def shutdown(self, cancel: bool = False) -> int:
+        if self.pool is None:
+            return 0
+        closed = 0
+        if cancel:
+            backend = self.env.context.backend
+            closed = backend.close_all() if hasattr(backend, "close_all") else 0
+        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        self.pool = None
+        return closed
+
+
+def _expand(ctx: work.Context, spec: work.ExpandJob) -> work.ExpandOutcome:
+    try:
+        return work.run_expand(ctx, spec)
+    finally:
+        shutil.rmtree(spec.work, ignore_errors=True)
+
+
+def _evaluate(ctx: work.Context, spec: work.EvaluateJob) -> work.EvaluationRecord:
+    try:
+        return work.record(work.run_evaluate(ctx, spec))
+    finally:
+        shutil.rmtree(spec.work, ignore_errors=True)
