@@ -16,7 +16,9 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import os
+import signal
 import socket
+import threading
 import uuid
 from collections import OrderedDict
 from typing import Any
@@ -43,6 +45,18 @@ class _Forwarder:
         from .relay import forward_to_socket
 
         return forward_to_socket(self.socket_path, (method, path, headers, body), self.timeout)
+
+
+def _python_signal_handlers() -> dict:
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore(handlers: dict) -> None:
+    for sig, handler in handlers.items():
+        if handler is not None:
+            signal.signal(sig, handler)
 
 
 def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
@@ -89,6 +103,7 @@ class RayExecutor:
         if not ray.is_initialized():
             address = self.address or os.environ.get("RAY_ADDRESS") or "auto"
             _check_reachable(address)  # ray.init waits forever on an address where nothing listens
+            saved = _python_signal_handlers()
             try:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
             except (ConnectionError, RuntimeError) as exc:
@@ -97,6 +112,10 @@ class RayExecutor:
                     "(and workers with `ray start --address HEAD:6379 --resources '{\"dgm_bwrap\": N}'`), "
                     "or pass --ray-address."
                 ) from exc
+            finally:
+                # Ray's core worker installs its own SIGTERM handler, which would end the driver
+                # at once instead of letting dgm finish or re-queue the running jobs.
+                _restore(saved)
             self._connected_here = True
         return ray
 

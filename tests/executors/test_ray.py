@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
 import subprocess
 import time
 
@@ -129,3 +130,33 @@ def test_a_cluster_without_sandbox_nodes_is_a_clear_error(ray_cluster, engine_en
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "no node of the Ray cluster offers the 'dgm_local' resource" in result.stderr
+
+
+def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine_env, tmp_path):
+    """Ray installs its own SIGTERM handler in the driver; dgm's must still be the one that
+    runs: the first signal lets jobs finish, the second cancels them on the workers and
+    hands them back to the queue, and a later run resumes to the same archive."""
+    tasks, _ = engine_env
+    script = slow_script(tmp_path / "slow.json", 1.0)
+    run_evolve(tmp_path / "local", tasks, script)
+    run = tmp_path / "ray"
+    ray_args = ("--executor", "ray", "--ray-address", ray_cluster.address)
+    proc = start(evolve_cmd(run, tasks, f"scripted:{script}", *LIMITS, *ray_args))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (run / "archive.db").exists():
+            with Archive.for_run(run) as ar:
+                if ar.evaluations() and ar.jobs.list(state="running"):
+                    break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0, out
+    assert "running job(s) re-queued for the next run" in out and "stopped on request" in out
+    with Archive.for_run(run) as ar:
+        assert ar.jobs.list(state="running") == [] and ar.jobs.list(state="queued") != []
+    assert sandbox_processes() == [], "a cancelled job's sandbox is still running"
+    run_evolve(run, tasks, script, *ray_args)
+    assert archive_state(run) == archive_state(tmp_path / "local")
