@@ -177,7 +177,7 @@ class RayExecutor:
                 resources={resource: 0.001},
                 scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False),
             )
-            .remote(backend)
+            .remote(backend, self.cache_root)
             for n in nodes
         ]
         try:

@@ -5,9 +5,11 @@ its own that forwards to the driver's, and returns the outcome as a value."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,7 +78,8 @@ def ensure_code(root: Path, snapshot: str, entries: list[ManifestEntry], refs: d
     blob_dir.mkdir(parents=True, exist_ok=True)
     content = {sha: data for sha in needed if (data := _cached_blob(blob_dir / sha, sha)) is not None}
     missing = [sha for sha in needed if sha not in content]
-    for sha, data in zip(missing, ray.get([refs[sha] for sha in missing]), strict=True):
+    fetched = ray.get([refs[sha] for sha in missing]) if missing else []
+    for sha, data in zip(missing, fetched, strict=True):
         if hashlib.sha256(data).hexdigest() != sha:
             raise ValueError(f"blob {sha} arrived corrupted")
         _store_blob(blob_dir / sha, data)
@@ -92,6 +95,42 @@ def ensure_code(root: Path, snapshot: str, entries: list[ManifestEntry], refs: d
     return dest, len(missing), len(needed) - len(missing)
 
 
+def _claim(work: Path, name: str) -> int:
+    """Hold `<name>.lock` for the job's life; the kernel lets go when its process dies. The
+    lock is taken under a temporary name and then renamed, so a sweep never sees it free."""
+    work.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=work, prefix=f".{name}.")
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(tmp, work / f"{name}.lock")
+    return fd
+
+
+def sweep(work: Path) -> int:
+    """Remove what jobs killed on this node left behind (a job folder and its relay socket
+    whose lock no living process holds). Returns how many were removed."""
+    removed = 0
+    for lock in sorted(work.glob("*.lock")) if work.is_dir() else []:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue  # a running job
+        try:
+            relay_dir = os.read(fd, 4096).decode(errors="replace").strip()
+            if relay_dir.startswith(tempfile.gettempdir() + "/dgm-relay-"):
+                shutil.rmtree(relay_dir, ignore_errors=True)
+            shutil.rmtree(work / lock.stem, ignore_errors=True)
+            lock.unlink(missing_ok=True)
+            removed += 1
+        finally:
+            os.close(fd)
+    return removed
+
+
 def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], refs: dict[str, Any], forwarder):
     """The Ray task: returns (outcome, JobStats)."""
     import ray
@@ -99,13 +138,17 @@ def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], 
     root = cache_root(setup)
     code, fetched, cached = ensure_code(root, request.snapshot, entries, refs)
     stats = JobStats(ray.get_runtime_context().get_node_id(), fetched, cached)
-    folder = job_dir(root / "work", f"{setup.run_key}-job-{request.job_id}")
+    name = f"{setup.run_key}-job-{request.job_id}"
+    sweep(root / "work")
+    lock = _claim(root / "work", name)
+    folder = job_dir(root / "work", name)
 
     def forward(method, path, headers, body):
         return ray.get(forwarder.forward.remote(method, path, headers, body))
 
     try:
         with Relay(forward) as relay:
+            os.write(lock, relay.directory.encode())  # for a sweep, should this process be killed
             backend = get_backend(setup.backend)
             ctx = work.Context(
                 backend,
@@ -126,11 +169,17 @@ def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], 
             return work.record(work.run_evaluate(ctx, spec)), stats
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        (root / "work" / f"{name}.lock").unlink(missing_ok=True)
+        os.close(lock)
 
 
-def probe(backend_name: str) -> tuple[str, bool, str]:
-    """Whether the sandbox backend works on the node this runs on: (node id, ok, detail)."""
+def probe(backend_name: str, setup_cache: str | None = None) -> tuple[str, bool, str]:
+    """Whether the sandbox backend works on the node this runs on: (node id, ok, detail).
+    It also sweeps what killed jobs left in the node's cache."""
     import ray
 
+    root = Path(setup_cache or os.environ.get("DGM_RAY_CACHE") or DEFAULT_CACHE)
+    swept = sweep(root / "work")
     availability = get_backend(backend_name).availability()
-    return ray.get_runtime_context().get_node_id(), availability.ok, availability.detail
+    detail = availability.detail + (f" (swept {swept} folder(s) left by killed jobs)" if swept else "")
+    return ray.get_runtime_context().get_node_id(), availability.ok, detail

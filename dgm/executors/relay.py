@@ -58,15 +58,15 @@ class Relay:
 
     def __init__(self, forward: Forward):
         self.forward = forward
-        self._dir = tempfile.mkdtemp(prefix="dgm-relay-")
-        self.socket_path = Path(self._dir) / "fm.sock"
+        self.directory = tempfile.mkdtemp(prefix="dgm-relay-")
+        self.socket_path = Path(self.directory) / "fm.sock"
         self.server: socketserver.ThreadingUnixStreamServer | None = None
 
     def __enter__(self) -> Relay:
         handler = type("Handler", (_Handler,), {"relay": self})
         self.server = socketserver.ThreadingUnixStreamServer(str(self.socket_path), handler)
         self.server.daemon_threads = True
-        os.chmod(self._dir, 0o755)
+        os.chmod(self.directory, 0o755)
         os.chmod(self.socket_path, 0o666)  # sandbox uids connect; the job's token is the credential
         threading.Thread(target=self.server.serve_forever, name="dgm-relay", daemon=True).start()
         return self
@@ -76,7 +76,7 @@ class Relay:
             self.server.shutdown()
             self.server.server_close()
             self.server = None
-        shutil.rmtree(self._dir, ignore_errors=True)
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 class _Handler(BaseHTTPRequestHandler):

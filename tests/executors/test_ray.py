@@ -160,3 +160,5 @@ def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine
     assert sandbox_processes() == [], "a cancelled job's sandbox is still running"
     run_evolve(run, tasks, script, *ray_args)
     assert archive_state(run) == archive_state(tmp_path / "local")
+    for cache in ray_cluster.caches.values():  # the cancelled jobs' folders were swept at the restart
+        assert not (cache / "work").exists() or list((cache / "work").iterdir()) == []
