@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from archive import Archive, ArchiveError, HostileSnapshotError, Job
-
 from archive.snapshots import scan
 
 from .. import agent_exec

@@ -23,12 +23,12 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
+from ..engine import work
 from .base import ExecutorError, Request, RunEnv, WorkerLost
 from .ray_worker import WorkerSetup, probe, run_job
 
 log = logging.getLogger(__name__)
 MAX_BLOB_REFS = 50_000  # blobs kept in the object store; older ones are put again when needed
-JOB_MEMORY_MB = 4096  # a sandbox's memory limit (work.limits_for)
 
 
 def resource_name(backend: str) -> str:
@@ -82,7 +82,6 @@ class RayExecutor:
         self.address = address
         self.workers = workers
         self.cache_root = cache_root
-        self.stats: list[Any] = []  # JobStats of every finished job
         self._refs: dict[int, Any] = {}  # job id -> the task's ObjectRef
         self._blobs: OrderedDict[str, Any] = OrderedDict()
         self._connected_here = False
@@ -161,8 +160,11 @@ class RayExecutor:
             improve_timeout_s=cfg.improve_timeout_s,
             cache_root=self.cache_root,
         )
+        memory_mb = max(
+            work.limits_for(cfg.solve_timeout_s).memory_mb, work.limits_for(cfg.improve_timeout_s).memory_mb
+        )
         self.task = ray.remote(run_job).options(
-            num_cpus=1, memory=JOB_MEMORY_MB * 2**20, resources={resource: 1}, max_retries=0
+            num_cpus=1, memory=memory_mb * 2**20, resources={resource: 1}, max_retries=0
         )
         self.nodes = len(nodes)
 
@@ -220,7 +222,10 @@ class RayExecutor:
         exc = inner.exception()
         if exc is None:
             outcome, stats = inner.result()
-            self.stats.append(stats)
+            log.debug(
+                "job %s ran on node %s (%d blobs fetched, %d cached)",
+                *(job_id, stats.node[:12], stats.fetched, stats.cached),
+            )
             outer.set_result(outcome)
             return
         lost = (

@@ -47,8 +47,9 @@ class JobStats:
     cached: int  # blobs the node had already (or a snapshot already materialized: all of them)
 
 
-def cache_root(setup: WorkerSetup) -> Path:
-    return Path(setup.cache_root or os.environ.get("DGM_RAY_CACHE") or DEFAULT_CACHE)
+def cache_root(chosen: str | None) -> Path:
+    """The node's cache: the run's choice, else $DGM_RAY_CACHE, else /var/tmp/dgm-ray."""
+    return Path(chosen or os.environ.get("DGM_RAY_CACHE") or DEFAULT_CACHE)
 
 
 def _cached_blob(path: Path, sha: str) -> bytes | None:
@@ -135,7 +136,7 @@ def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], 
     """The Ray task: returns (outcome, JobStats)."""
     import ray
 
-    root = cache_root(setup)
+    root = cache_root(setup.cache_root)
     code, fetched, cached = ensure_code(root, request.snapshot, entries, refs)
     stats = JobStats(ray.get_runtime_context().get_node_id(), fetched, cached)
     name = f"{setup.run_key}-job-{request.job_id}"
@@ -178,8 +179,7 @@ def probe(backend_name: str, setup_cache: str | None = None) -> tuple[str, bool,
     It also sweeps what killed jobs left in the node's cache."""
     import ray
 
-    root = Path(setup_cache or os.environ.get("DGM_RAY_CACHE") or DEFAULT_CACHE)
-    swept = sweep(root / "work")
+    swept = sweep(cache_root(setup_cache) / "work")
     availability = get_backend(backend_name).availability()
     detail = availability.detail + (f" (swept {swept} folder(s) left by killed jobs)" if swept else "")
     return ray.get_runtime_context().get_node_id(), availability.ok, detail

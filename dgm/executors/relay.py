@@ -6,18 +6,18 @@ callable); the driver's end is `forward_to_socket`."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import os
 import shutil
-import socket
 import socketserver
 import tempfile
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+import httpx2
 
 log = logging.getLogger(__name__)
 Headers = list[tuple[str, str]]
@@ -27,30 +27,16 @@ Forward = Callable[[str, str, Headers, bytes], Reply]
 HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection"})
 
 
-class _UnixConnection(http.client.HTTPConnection):
-    def __init__(self, socket_path: Path, timeout: float | None):
-        super().__init__("localhost", timeout=timeout)
-        self.socket_path = socket_path
-
-    def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(str(self.socket_path))
-        self.sock = sock
-
-
 def forward_to_socket(socket_path: Path, request: tuple[str, str, Headers, bytes], timeout: float | None) -> Reply:
     """Send one HTTP request to the gateway on `socket_path`; the whole reply (a streamed
     one read to its end)."""
     method, path, headers, body = request
-    conn = _UnixConnection(Path(socket_path), timeout)
-    try:
-        conn.request(method, path, body=body or None, headers={k: v for k, v in headers if k.lower() not in HOP})
-        reply = conn.getresponse()
-        data = reply.read()
-        return reply.status, [(k, v) for k, v in reply.getheaders() if k.lower() not in HOP], data
-    finally:
-        conn.close()
+    transport = httpx2.HTTPTransport(uds=str(socket_path))
+    with httpx2.Client(transport=transport, timeout=timeout, base_url="http://dgm-gateway") as conn:
+        reply = conn.request(
+            method, path, content=body or None, headers=[h for h in headers if h[0].lower() not in HOP]
+        )
+        return reply.status_code, [h for h in reply.headers.multi_items() if h[0].lower() not in HOP], reply.content
 
 
 class Relay:
