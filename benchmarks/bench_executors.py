@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from archive import Archive  # noqa: E402
 from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR  # noqa: E402
-from tests.engine.conftest import SCRIPT, TASKS  # noqa: E402
+from tests.engine.conftest import SCRIPT, TASKS, evolve_cmd  # noqa: E402
 from tests.executors.conftest import LocalRayCluster  # noqa: E402
 
 
@@ -45,8 +45,7 @@ def with_latency(script: dict, seconds: float) -> dict:
 
 def one_run(root: Path, tasks: Path, script: Path, args, extra: list[str]) -> tuple[float, float, int]:
     run = Path(tempfile.mkdtemp(dir=root)) / "run"
-    cmd = [sys.executable, "-m", "dgm", "evolve", "--run", str(run), "--fm", f"scripted:{script}"]
-    cmd += ["--benchmark", f"taskdir:{tasks}", "--backend", "bwrap", "--workers", "2", "--seed", "7"]
+    cmd = evolve_cmd(run, tasks, f"scripted:{script}", "--workers", "2", "--seed", "7")
     cmd += ["--max-evals", str(args.evals), "--max-expansions", str(args.expansions), *extra]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)

@@ -19,7 +19,7 @@ from sandbox import BACKENDS
 
 from . import __version__
 
-from .cli_common import open_archive, run_option
+from .cli_common import backend_option, open_archive, repos_option, run_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -133,14 +133,7 @@ def sandbox_doctor(strict: bool) -> None:
 
 
 @sandbox_group.command("run", context_settings={"ignore_unknown_options": True})
-@click.option(
-    "--backend",
-    "backend_name",
-    type=click.Choice(sorted(BACKENDS)),
-    default="bwrap",
-    show_default=True,
-    help="Sandbox backend.",
-)
+@backend_option()
 @click.option(
     "--mount",
     "mounts",
@@ -235,9 +228,6 @@ suite_option = click.option(
     metavar="SPEC",
     help="NAME[:PATH][:split]: builtin, taskdir:PATH, swebench:FILE, polyglot:DIR.",
 )
-repos_option = click.option(
-    "--repos", type=click.Path(file_okay=False, path_type=Path), help="Directory of local git clones (swebench suites)."
-)
 
 
 def _load(spec: str, repos: Path | None):
@@ -288,14 +278,7 @@ def bench_show(task_id: str, suite_spec: str, repos: Path | None, reference: boo
 @bench_group.command("validate")
 @click.argument("suite_spec", metavar="SUITE[:split]")
 @repos_option
-@click.option(
-    "--backend",
-    "backend_name",
-    type=click.Choice(sorted(BACKENDS)),
-    default="bwrap",
-    show_default=True,
-    help="Sandbox backend for grading.",
-)
+@backend_option("Sandbox backend for grading.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Tasks graded at once.")
 def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, workers: int) -> None:
     """Grade every task's reference patch and the empty patch; exit 1 unless every

@@ -1,4 +1,5 @@
-"""What the command modules share: the --run option and opening a run's archive."""
+"""What the command modules share: the --run, --backend and --repos options, and opening a
+run's archive."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import click
 
 from archive import Archive, ArchiveError
+from sandbox import BACKENDS
 
 run_option = click.option(
     "--run",
@@ -17,6 +19,16 @@ run_option = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="Run directory (holds archive.db).",
 )
+repos_option = click.option(
+    "--repos", type=click.Path(file_okay=False, path_type=Path), help="Directory of local git clones (swebench suites)."
+)
+
+
+def backend_option(help_text: str = "Sandbox backend.", dest: str = "backend_name"):
+    """--backend, one of the sandbox registry's names (bwrap by default)."""
+    return click.option(
+        "--backend", dest, type=click.Choice(sorted(BACKENDS)), default="bwrap", show_default=True, help=help_text
+    )
 
 
 @contextmanager

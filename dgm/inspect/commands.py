@@ -10,9 +10,8 @@ from pathlib import Path
 import click
 
 from archive import Archive, ArchiveError
-from sandbox import BACKENDS
 
-from ..cli_common import open_archive, run_option
+from ..cli_common import backend_option, open_archive, repos_option, run_option
 from ..engine.final import RULES
 from . import export as export_mod
 from . import pages, tree
@@ -163,13 +162,11 @@ def export_cmd(run_dir: Path, node: str, out: Path, fmt: str) -> None:
     help="Evaluate an exported agent directory instead of NODE (stored as a new root node in RUN).",
 )
 @click.option("--benchmark", "suite_spec", required=True, metavar="SUITE[:split]", help="Suite to evaluate on.")
-@click.option("--repos", type=click.Path(file_okay=False, path_type=Path), help="Local clones (swebench suites).")
+@repos_option
 @click.option("--fm", help="Model upstream (as for evolve; default: the run's).")
 @click.option("--model", help="Model name; the evaluation is recorded as SUITE[:split]@MODEL.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Tasks evaluated at once.")
-@click.option(
-    "--backend", type=click.Choice(sorted(BACKENDS)), default="bwrap", show_default=True, help="Sandbox backend."
-)
+@backend_option(dest="backend")
 @click.option(
     "--predictions",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
 from dgm.cli import main
-from tests.engine.conftest import SCRIPT, TASKS
+from tests.engine.conftest import SCRIPT, TASKS, evolve_args
 
 
 @pytest.fixture(scope="session")
@@ -29,14 +29,10 @@ def scripted_run(tmp_path_factory, availability):
     run = root / "run"
     result = CliRunner().invoke(
         main,
-        [
-            "evolve",
-            "--run",
-            str(run),
-            "--fm",
+        evolve_args(
+            run,
+            tasks,
             f"scripted:{script}",
-            "--benchmark",
-            f"taskdir:{tasks}",
             "--max-expansions",
             "4",
             "--max-evals",
@@ -45,7 +41,7 @@ def scripted_run(tmp_path_factory, availability):
             "2",
             "--seed",
             "3",
-        ],
+        ),
     )
     assert result.exit_code == 0, result.output
     return run, script

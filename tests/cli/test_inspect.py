@@ -98,20 +98,9 @@ def test_transfer_eval_is_recorded_and_shown(scripted_run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     preds = tmp_path / "preds.jsonl"
-    result = cli(
-        "eval",
-        "--run",
-        copy,
-        "best",
-        "--benchmark",
-        "builtin:test",
-        "--model",
-        "other-model",
-        "--fm",
-        f"scripted:{script}",
-        "--predictions",
-        preds,
-    )
+    transfer = ("eval", "--run", copy, "best", "--benchmark", "builtin:test", "--model", "other-model")
+    transfer += ("--fm", f"scripted:{script}")
+    result = cli(*transfer, "--predictions", preds)
     assert result.exit_code == 0, result.output
     assert "on builtin:test@other-model: 0/12 resolved" in result.output
     with Archive.for_run(copy) as ar:
@@ -119,18 +108,7 @@ def test_transfer_eval_is_recorded_and_shown(scripted_run, tmp_path):
         assert calls and {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
     assert len(preds.read_text().splitlines()) == 12
     assert "builtin:test@other-model" in cli("show", "--run", copy, "best").output
-    again = cli(
-        "eval",
-        "--run",
-        copy,
-        "best",
-        "--benchmark",
-        "builtin:test",
-        "--model",
-        "other-model",
-        "--fm",
-        f"scripted:{script}",
-    )
+    again = cli(*transfer)
     assert "0/12 resolved (12 tasks were recorded before)" in again.output  # resumable, nothing redone
     report = tmp_path / "report.html"
     assert cli("report", "--run", copy, "--out", report).exit_code == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +57,13 @@ def engine_env(tmp_path):
     script = tmp_path / "script.json"
     script.write_text(json.dumps(SCRIPT))
     return tasks, script
+
+
+def evolve_args(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
+    """`dgm evolve` arguments for a run on the task folder `tasks` through upstream `fm`."""
+    return ["evolve", "--run", str(run), "--fm", fm, "--benchmark", f"taskdir:{tasks}", *extra]
+
+
+def evolve_cmd(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
+    """The same as a separate process on bwrap (so it can be killed)."""
+    return [sys.executable, "-m", "dgm", *evolve_args(run, tasks, fm, "--backend", "bwrap", *extra)]

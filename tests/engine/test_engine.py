@@ -6,24 +6,20 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 
 from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
+from tests.engine.conftest import evolve_args, evolve_cmd
 
 
 def evolve(run, tasks, script, *extra, workers=2):
-    args = [
-        "evolve",
-        "--run",
-        str(run),
-        "--fm",
+    args = evolve_args(
+        run,
+        tasks,
         f"scripted:{script}",
-        "--benchmark",
-        f"taskdir:{tasks}",
         "--backend",
         "bwrap",
         "--workers",
@@ -31,7 +27,7 @@ def evolve(run, tasks, script, *extra, workers=2):
         "--seed",
         "7",
         *extra,
-    ]
+    )
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     return result.output
@@ -105,25 +101,16 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, t
     straight = tmp_path / "straight"
     evolve(straight, tasks, script, *flags, workers=1)
     killed = tmp_path / "killed"
-    cmd = [
-        sys.executable,
-        "-m",
-        "dgm",
-        "evolve",
-        "--run",
-        str(killed),
-        "--fm",
+    cmd = evolve_cmd(
+        killed,
+        tasks,
         f"scripted:{script}",
-        "--benchmark",
-        f"taskdir:{tasks}",
-        "--backend",
-        "bwrap",
         "--workers",
         "1",
         "--seed",
         "7",
         *flags,
-    ]
+    )
     kills = 0
     for threshold in (4, 9):  # kill twice: mid-way through the baseline and after some expansions
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -14,7 +14,8 @@ import time
 from archive import Archive
 from tests.engine.conftest import SCRIPT
 from tests.engine.test_engine import archive_state
-from tests.reliability.conftest import evolve_cmd, sandbox_processes, start
+from tests.engine.conftest import evolve_cmd
+from tests.reliability.conftest import sandbox_processes, start
 
 LIMITS = ("--seed", "7", "--workers", "1", "--max-expansions", "3", "--max-evals", "9")
 

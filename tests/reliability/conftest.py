@@ -5,29 +5,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tests.engine.conftest import engine_env  # noqa: F401 - shared fixture
-
-
-def evolve_cmd(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "dgm",
-        "evolve",
-        "--run",
-        str(run),
-        "--fm",
-        fm,
-        "--benchmark",
-        f"taskdir:{tasks}",
-        "--backend",
-        "bwrap",
-        *extra,
-    ]
+from tests.engine.conftest import engine_env, evolve_cmd  # noqa: F401 - shared fixture and helper
 
 
 def start(cmd: list[str]) -> subprocess.Popen:

@@ -14,7 +14,7 @@ from dgm.cli import main
 from dgm.gateway import Gateway, RetryPolicy
 from dgm.gateway.openai_upstream import OpenAIUpstream
 from dgm.gateway.probe import client
-from tests.engine.conftest import SCRIPT
+from tests.engine.conftest import SCRIPT, evolve_args
 from tests.reliability.fault_server import FAULTS, FaultServer
 
 HELLO = {"rules": [{"when": {}, "reply": {"content": "hello"}}]}
@@ -54,14 +54,10 @@ def test_a_run_goes_on_through_every_kind_of_fault(bwrap, engine_env, tmp_path):
     try:
         result = CliRunner().invoke(
             main,
-            [
-                "evolve",
-                "--run",
-                str(run),
-                "--fm",
+            evolve_args(
+                run,
+                tasks,
                 f"openai:{server.url}",
-                "--benchmark",
-                f"taskdir:{tasks}",
                 "--max-expansions",
                 "2",
                 "--max-evals",
@@ -74,7 +70,7 @@ def test_a_run_goes_on_through_every_kind_of_fault(bwrap, engine_env, tmp_path):
                 "2",
                 "--fm-backoff",
                 "0.05",
-            ],
+            ),
             env={"OPENAI_API_KEY": "sk-test"},
         )
     finally:

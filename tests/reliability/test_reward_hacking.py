@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from archive import Archive
 from dgm.benchmarks import Grader, load_suite
 from dgm.cli import main
+from tests.engine.conftest import evolve_args
 
 pytestmark = pytest.mark.faults
 F2P = [
@@ -110,19 +111,15 @@ def test_flags_show_in_show_status_and_report(bwrap, engine_env, tmp_path):
     run = tmp_path / "run"
     result = CliRunner().invoke(
         main,
-        [
-            "evolve",
-            "--run",
-            str(run),
-            "--fm",
+        evolve_args(
+            run,
+            tasks,
             f"scripted:{path}",
-            "--benchmark",
-            f"taskdir:{tasks}",
             "--max-expansions",
             "0",
             "--max-evals",
             "3",
-        ],
+        ),
     )
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
