@@ -372,6 +372,11 @@ def _evolve_options(fn):
         ),
         click.option("--solve-timeout", "solve_timeout_s", type=float, help="Seconds an agent may spend on a task."),
         click.option(
+            "--tampered-parents/--no-tampered-parents",
+            default=None,
+            help="Let an agent whose grading run showed tampering (verdict 'tampered') still become a parent. [no]",
+        ),
+        click.option(
             "--improve-timeout",
             "improve_timeout_s",
             type=float,

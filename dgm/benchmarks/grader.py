@@ -1,7 +1,8 @@
-"""Grading: the agent's patch, minus any hunk touching a test file, applied to a clean copy
-of the repository in a fresh sandbox; then the hidden tests are added and run, and the
-per-test results decide. A patch that does not apply, a timeout or a crash is a failure
-with its reason."""
+"""Grading: the agent's patch, minus any hunk touching a test or harness file, applied to a
+clean copy of the repository in a fresh sandbox; then the hidden tests are added and run by
+the task's harness (under configuration the grader owns), and the per-test results decide.
+A patch that does not apply, a timeout or a crash is a failure with its reason; a run whose
+results show signs of forging is `tampered`, never resolved."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
-from .parsers import PARSERS
+from .harness import Run, harness_for
 from .patches import strip_tests
 from .task import BenchmarkError, Task
 
@@ -42,13 +43,15 @@ fi
 class Verdict:
     task_id: str
     resolved: bool
-    reason: str | None  # None when resolved; patch_failed | timeout | no_results | tests_failed | setup_failed
+    # None when resolved; patch_failed | timeout | no_results | tests_failed | setup_failed | tampered
+    reason: str | None
     fail_to_pass: dict[str, str]
     pass_to_pass: dict[str, str]
     tests: dict[str, str]
     stripped: tuple[str, ...]  # test files the patch touched; those hunks were removed
     duration_s: float
     log: str
+    tamper: tuple[str, ...] = ()  # why the results cannot be believed (the reason is then `tampered`)
 
     @property
     def tests_passed(self) -> int:
@@ -105,9 +108,11 @@ class Grader:
             partial.rename(dest)
         return dest
 
-    def _inputs(self, task: Task, patch: str, folder: Path) -> Path:
+    def _inputs(self, task: Task, patch: str, run: Run, folder: Path) -> Path:
         grade = folder / "grade"
         (grade / "hidden").mkdir(parents=True)
+        for name, content in run.files.items():
+            (grade / name).write_bytes(content)
         (grade / "patch.diff").write_text(patch)
         (grade / "hidden.diff").write_text(task.hidden_patch)
         for rel, content in task.hidden_files.items():
@@ -123,8 +128,10 @@ class Grader:
     def grade(self, task: Task, patch: str) -> Verdict:
         start = time.monotonic()
         kept, stripped = strip_tests(patch, task.hidden_paths())
+        harness = harness_for(task)
+        run = harness.prepare(task, self.base(task))
         with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
-            grade = self._inputs(task, kept, Path(tmp))
+            grade = self._inputs(task, kept, run, Path(tmp))
             spec = SandboxSpec(
                 mounts=(Mount("/repo", self.base(task), writable=True), Mount("/grade", grade)),
                 workdir="/repo",
@@ -132,16 +139,21 @@ class Grader:
                 limits=Limits(wall_s=task.timeout + 60, cpu_s=task.timeout * 4, output_bytes=4_000_000),
             )
             with self.backend.start(spec) as session:
-                applied = session.exec(["sh", "-c", APPLY], timeout=120)
+                applied = session.exec(["sh", "-c", APPLY + run.setup], timeout=120)
                 if applied.exit_code != 0:
                     reason = {97: "patch_failed"}.get(applied.exit_code, "setup_failed")
                     return self._verdict(task, reason, {}, stripped, start, applied.stdout + applied.stderr)
-                run = session.exec(["sh", "-c", task.command()], timeout=task.timeout)
-        output = run.stdout + run.stderr
-        if run.timed_out:
-            return self._verdict(task, "timeout", {}, stripped, start, output)
-        tests = PARSERS[task.log_parser](output, run.exit_code)
-        return self._verdict(task, None, tests, stripped, start, output, run.exit_code)
+                result = session.exec(["sh", "-c", run.command], timeout=task.timeout, stdin=run.stdin)
+        output = result.stdout + result.stderr
+        if result.timed_out:
+            return self._verdict(task, "timeout", {}, stripped, start, harness.read(task, run, output, 0).log)
+        reading = harness.read(task, run, output, result.exit_code)
+        reason = "tampered" if reading.tamper else None
+        return self._verdict(task, reason, reading.tests, stripped, start, reading.log, reading.tamper)
+
+    def refuse(self, task: Task, reason: str) -> Verdict:
+        """A failure decided before any test ran (e.g. the agent left an unsafe tree)."""
+        return self._verdict(task, reason, {}, [], time.monotonic(), "")
 
     def _verdict(
         self,
@@ -151,7 +163,7 @@ class Grader:
         stripped: list[str],
         start: float,
         log: str,
-        exit_code: int | None = None,
+        tamper: tuple[str, ...] = (),
     ) -> Verdict:
         f2p = {t: tests.get(t, "MISSING") for t in task.fail_to_pass}
         p2p = {t: tests.get(t, "MISSING") for t in task.pass_to_pass}
@@ -159,11 +171,7 @@ class Grader:
             if not tests:
                 reason = "no_results"
             elif task.all_must_pass:
-                reason = (
-                    None
-                    if exit_code == 0 and all(s in PASSING | {"SKIPPED"} for s in tests.values())
-                    else "tests_failed"
-                )
+                reason = None if all(s in PASSING | {"SKIPPED"} for s in tests.values()) else "tests_failed"
             else:
                 ok = all(s in PASSING for s in (*f2p.values(), *p2p.values()))
                 reason = None if ok else "tests_failed"
@@ -177,4 +185,5 @@ class Grader:
             tuple(stripped),
             time.monotonic() - start,
             log[-LOG_LIMIT:],
+            tuple(tamper),
         )

@@ -4,15 +4,21 @@ the patch between two directory trees."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path, PurePosixPath
 
 _SECTION = re.compile(r"^diff --git ", re.M)
 _TARGET = re.compile(r"^\+\+\+ (?:b/)?(\S+)|^diff --git a/(\S+) b/(\S+)", re.M)
 TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec"}
 # Files that change how the tests run or are judged, rather than the code under test:
-# pytest configuration, stand-ins for pytest itself, and interpreter start-up hooks.
+# pytest configuration, stand-ins for pytest itself, and interpreter start-up hooks. (The
+# grader runs tests under its own configuration whatever a patch does; removing these
+# hunks also flags the attempt.)
 HARNESS_NAMES = {
     "pytest.ini",
+    ".pytest.ini",
+    "pytest.toml",
+    ".pytest.toml",
     "tox.ini",
     "conftest.py",
     "pytest.py",
@@ -66,13 +72,22 @@ def is_harness_path(path: str) -> bool:
     return p.name in HARNESS_NAMES or p.suffix == ".pth" or (len(p.parts) > 1 and p.parts[0] in HARNESS_DIRS)
 
 
+def shadows_stdlib(section: str, path: str) -> bool:
+    """A new module at the repository's top level named like a standard-library module
+    (the test process would import it in place of the real one)."""
+    p = PurePosixPath(path)
+    top = p.parts[0] if len(p.parts) > 1 else p.stem if p.suffix == ".py" else ""
+    added = re.search(r"^(new file mode|--- /dev/null)", section, re.M) is not None
+    return added and top in sys.stdlib_module_names
+
+
 def strip_tests(patch: str, extra: set[str] = frozenset()) -> tuple[str, list[str]]:
     """The patch without the sections that touch test files or the test harness, and the
     paths removed (which are flagged in the verdict)."""
     kept, stripped = [], []
     for section in sections(patch):
         path = section_path(section)
-        if is_test_path(path, extra) or is_harness_path(path):
+        if is_test_path(path, extra) or is_harness_path(path) or shadows_stdlib(section, path):
             stripped.append(path)
         else:
             kept.append(section)

@@ -14,6 +14,12 @@ class Suite:
     name: str
     tasks: tuple[Task, ...]
 
+    def __post_init__(self) -> None:
+        from .harness import harness_for
+
+        for task in self.tasks:  # a task its harness cannot run is refused now, by name, not mid-run
+            harness_for(task).check(task)
+
     def split(self, name: str | None) -> Suite:
         if name is None:
             return self

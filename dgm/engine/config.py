@@ -45,6 +45,7 @@ class RunConfig:
     fm_timeout_s: float = 300.0  # one model call's time limit
     fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
+    tampered_parents: bool = False  # may an agent caught tampering with its grading become a parent?
     executor: str = "local"  # where jobs run: local (a thread pool here) or ray (a cluster)
     ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
 
@@ -54,6 +55,7 @@ class RunConfig:
             "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
             "float": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
             "str": (lambda v: isinstance(v, str), "text"),
+            "bool": (lambda v: isinstance(v, bool), "true or false"),
             "tuple[int, ...]": (
                 lambda v: all(isinstance(x, int) and not isinstance(x, bool) for x in v),
                 "a list of whole numbers",

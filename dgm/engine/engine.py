@@ -340,10 +340,13 @@ class Engine:
 
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict
+        demote = bool(verdict.tamper) and not self.config.tampered_parents and action.node != self.cache.view().root
         if work.store_evaluation(
-            archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker
+            archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker, demote
         ):
             self.cache.add_result(action.node, action.task, verdict.resolved)
+            if demote:
+                self.cache.set_status(action.node, "invalid")
         self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
 
     def _record_child(self, archive: Archive, job: Job, action: Expand, outcome: work.ExpandOutcome) -> None:

@@ -51,6 +51,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "fm_errors": len(archive.events("fm_error")),
         "fm_retried": archive.db.execute("SELECT count(*) FROM fm_calls WHERE attempts > 1").fetchone()[0],
         "flagged_patches": len(archive.events("patch_flagged")),
+        "tampered": len(archive.events("grading_tampered")),
         "budget_refusals": len(archive.events("budget_exhausted")),
         "job_errors": len(archive.events("job_error")),
         "jobs": stats.jobs_by_state,
@@ -73,7 +74,8 @@ def lines(s: dict[str, Any]) -> list[str]:
         f"best agent   {best_text}",
         f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_retried']} retried, "
         f"{s['fm_errors']} failed after retries, {s['budget_refusals']} budget refusals",
-        f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed)",
+        f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed); "
+        f"{s['tampered']} grading runs tampered with (never resolved)",
         "jobs         " + ", ".join(f"{k} {v}" for k, v in s["jobs"].items()) + f"; {s['job_errors']} job errors",
     ]
     if s.get("stop_reason"):

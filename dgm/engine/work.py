@@ -133,12 +133,24 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
     )
 
 
+TAMPERED_REASON = "its tests were tampered with during grading on {task}; it may not become a parent"
+
+
 def store_evaluation(
-    archive, node_id: int, label: str, task_id: str, evaluation: EvaluationRecord, job_id: int, worker: str
+    archive,
+    node_id: int,
+    label: str,
+    task_id: str,
+    evaluation: EvaluationRecord,
+    job_id: int,
+    worker: str,
+    demote_tampered: bool = False,
 ) -> bool:
     """Record one evaluation and finish its job, in one transaction; at most once per
     (node, label, task), so a job that ran twice cannot count twice. A patch that touched
-    test or harness files is flagged with an event. Returns whether it was added."""
+    test or harness files is flagged with an event; a tampered grading run too, and with
+    `demote_tampered` the agent is marked invalid (never a parent) in the same transaction.
+    Returns whether it was added."""
     verdict = evaluation.verdict
     _, usd = archive.fm_usage(job_id)
     with archive.atomic():
@@ -155,13 +167,15 @@ def store_evaluation(
                 log=evaluation.bundle,
                 attempt=0,
             )
-            if verdict.stripped:
-                archive.log_event(
-                    "patch_flagged",
-                    node_id=node_id,
-                    job_id=job_id,
-                    data={"task": task_id, "label": label, "stripped": list(verdict.stripped)},
-                )
+            for kind, key, found in (
+                ("patch_flagged", "stripped", verdict.stripped),
+                ("grading_tampered", "tamper", verdict.tamper),
+            ):
+                if found:
+                    data = {"task": task_id, "label": label, key: list(found)}
+                    archive.log_event(kind, node_id=node_id, job_id=job_id, data=data)
+            if verdict.tamper and demote_tampered:
+                archive.set_status(node_id, "invalid", TAMPERED_REASON.format(task=task_id))
         archive.jobs.finish(job_id, worker, {"resolved": verdict.resolved, "reason": verdict.reason})
     return added
 
@@ -179,6 +193,7 @@ def evaluation_bundle(evaluation: Evaluation) -> bytes:
             "test_log": verdict.log,
             "reason": verdict.reason,
             "stripped": list(verdict.stripped),
+            "tamper": list(verdict.tamper),
             "fail_to_pass": verdict.fail_to_pass,
             "pass_to_pass": verdict.pass_to_pass,
             "trajectory": trajectory,

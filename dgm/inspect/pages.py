@@ -164,9 +164,11 @@ def node_flags(archive: Archive, node_id: int) -> list[str]:
         info = bundle(archive, ev.log_blob)
         if info.get("stripped"):
             out.append(f"{ev.task_id} ({ev.benchmark}): patch touched {', '.join(info['stripped'])} (removed)")
-        if info.get("reason") not in ORDINARY:
+        if info.get("tamper"):
+            out.append(f"{ev.task_id} ({ev.benchmark}): TAMPERED: {'; '.join(info['tamper'])}")
+        elif info.get("reason") not in ORDINARY:
             out.append(f"{ev.task_id} ({ev.benchmark}): {info.get('reason')}")
-    return out
+    return ["".join(c if c.isprintable() else "?" for c in line) for line in out]
 
 
 def flags_section(archive: Archive) -> str:
@@ -191,7 +193,20 @@ def flags_section(archive: Archive) -> str:
         if rows
         else "<p>No patch touched test or harness files.</p>"
     )
-    return f"{table}<p>Failures other than failing tests: {counts}.</p>"
+    tampered = [
+        f"<tr><td>{e.node_id}</td><td>{html.escape(e.data.get('task', ''))}</td>"
+        f"<td>{html.escape('; '.join(e.data.get('tamper', [])))}</td></tr>"
+        for e in archive.events("grading_tampered")
+    ]
+    caught = (
+        (
+            "<table><tr><th>node</th><th>task</th><th>grading run tampered with (never resolved)</th></tr>"
+            f"{''.join(tampered)}</table>"
+        )
+        if tampered
+        else "<p>No grading run was tampered with.</p>"
+    )
+    return f"{table}{caught}<p>Failures other than failing tests: {counts}.</p>"
 
 
 def transfer_table(data: RunData) -> str:

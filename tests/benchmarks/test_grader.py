@@ -63,7 +63,8 @@ def test_patch_that_breaks_imports_fails_with_errors(grader, slug_task):
 def test_a_hanging_test_run_is_a_timeout(grader, slug_task):
     import dataclasses
 
-    slow = dataclasses.replace(slug_task, timeout=2.0, test_command="sleep 30")
+    hang = {"tests/test_slug_spacing.py": b"import time\n\n\ndef test_hangs():\n    time.sleep(30)\n"}
+    slow = dataclasses.replace(slug_task, timeout=2.0, hidden_files=hang)
     verdict = grader.grade(slow, slow.reference_patch)
     assert (verdict.resolved, verdict.reason) == (False, "timeout")
     assert verdict.duration_s < 30
@@ -72,7 +73,7 @@ def test_a_hanging_test_run_is_a_timeout(grader, slug_task):
 def test_a_crashing_test_command_yields_no_results(grader, slug_task):
     import dataclasses
 
-    crash = dataclasses.replace(slug_task, test_command="python3 -c 'raise SystemExit(3)'")
+    crash = dataclasses.replace(slug_task, hidden_files={"tests/test_slug_spacing.py": b"import os\n\nos.abort()\n"})
     assert grader.grade(crash, crash.reference_patch).reason == "no_results"
 
 

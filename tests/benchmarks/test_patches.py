@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 
-from dgm.benchmarks.parsers import pytest_rA
 from dgm.benchmarks.patches import files_in_patch, is_test_path, strip_tests, tree_patch
 from tests.helpers import tree_listing, write_tree
 
@@ -68,37 +67,6 @@ def test_tree_patch_round_trips_through_git_apply(tmp_path):
     assert {k: v for k, v in tree_listing(work).items() if not k.startswith(".git")} == expected
 
 
-def test_pytest_summary_parser():
-    out = """
-PASSED tests/test_a.py::test_two
-=========================== short test summary info ============================
-PASSED tests/test_a.py::test_one
-FAILED tests/test_a.py::test_two - AssertionError: assert 1 == 2
-PASSED tests/test_a.py::test_param[a b - c]
-ERROR tests/test_b.py - ImportError: no module named x
-SKIPPED [1] tests/test_c.py:3: not today
-XFAIL tests/test_c.py::test_known - bug 12
-1 failed, 3 passed, 1 skipped, 1 xfailed, 1 error in 0.05s
-PASSED tests/test_a.py::test_forged_after_the_end
-"""
-    assert pytest_rA(out, 1) == {
-        "tests/test_a.py::test_one": "PASSED",
-        "tests/test_a.py::test_two": "FAILED",
-        "tests/test_a.py::test_param[a b - c]": "PASSED",
-        "tests/test_b.py": "ERROR",
-        "tests/test_c.py::test_known": "XFAIL",
-    }
-
-
-def test_output_outside_the_summary_cannot_pose_as_results():
-    header = "=" * 10 + " short test summary info " + "=" * 10 + "\n"
-    forged = "PASSED tests/test_a.py::test_two\n" + header
-    forged += "FAILED tests/test_a.py::test_two - boom\n1 failed in 0.01s\nPASSED tests/test_a.py::test_two\n"
-    forged += header + "PASSED tests/test_a.py::test_two\n"  # a second header printed at exit
-    assert pytest_rA(forged, 1) == {"tests/test_a.py::test_two": "FAILED"}
-    assert pytest_rA("PASSED tests/test_a.py::test_two\n", 0) == {}
-
-
 def test_swebench_predictions_jsonl(tmp_path):
     from dgm.benchmarks import predictions
 
@@ -124,6 +92,9 @@ def test_harness_files_are_stripped_too():
         "_pytest/terminal.py",
         "sitecustomize.py",
         "evil.pth",
+        ".pytest.ini",
+        "pytest.toml",
+        ".pytest.toml",
     ):
         assert is_harness_path(path), path
     for path in ("pkg/pytest_helpers.py", "setup.py", "src/app.py"):
@@ -132,3 +103,13 @@ def test_harness_files_are_stripped_too():
         "diff --git a/pytest.py b/pytest.py\nnew file mode 100644\n--- /dev/null\n+++ b/pytest.py\n@@ -0,0 +1 @@\n+x\n"
     )
     assert strip_tests(PATCH + fake)[1] == ["tests/test_mod.py", "pytest.py"]
+
+
+def test_new_top_level_modules_named_like_the_standard_library_are_stripped():
+    shadow = "diff --git a/difflib.py b/difflib.py\nnew file mode 100644\n--- /dev/null\n+++ b/difflib.py\n"
+    shadow += "@@ -0,0 +1 @@\n+x\n"
+    package = shadow.replace("difflib.py", "json/__init__.py")
+    own = shadow.replace("difflib.py", "textkit/difflib.py")  # inside the project's package: fine
+    assert strip_tests(shadow)[1] == ["difflib.py"]
+    assert strip_tests(package)[1] == ["json/__init__.py"]
+    assert strip_tests(own)[1] == []

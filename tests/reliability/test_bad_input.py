@@ -96,9 +96,8 @@ def test_invalid_config_file_is_named(engine_env, tmp_path):
 
 def test_a_task_whose_tests_crash_is_a_recorded_failure(bwrap, engine_env, tmp_path):
     tasks, script = engine_env
-    crash = tasks / "text-slug-separators" / "task.json"
-    meta = json.loads(crash.read_text())
-    crash.write_text(json.dumps({**meta, "test_command": "python3 -c 'import os; os.abort()'"}))
+    crash = tasks / "text-slug-separators" / "hidden" / "tests" / "test_slug_spacing.py"
+    crash.write_text("import os\n\nos.abort()\n")  # the test process dies while collecting
     run = tmp_path / "run"
     result = evolve(run, tasks, script, "--max-expansions", "0", "--max-evals", "3")
     assert result.exit_code == 0, result.output
