@@ -1,5 +1,6 @@
 """The ask/tell core of a run, shared by the engine and the simulator: what the limits
-still allow, and the next action, drawn with an RNG seeded by (seed, decision number).
+still allow, which one ends the run, and the next action, drawn with an RNG seeded by
+(seed, decision number). The simulator sets no limits here; it counts its own budget.
 `tell` is the view cache's business (results and children go into `ViewCache`)."""
 
 from __future__ import annotations
