@@ -11,6 +11,8 @@ from typing import Any
 
 # Changing these would make a resumed run a different search.
 FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold")
+# Any one of these ends the run; with none set it would not end.
+LIMITS = ("max_evals", "max_expansions", "budget_usd", "max_hours")
 
 
 class ConfigError(Exception):
@@ -88,6 +90,11 @@ class RunConfig:
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
             (self.children >= 1, "children", "at least 1"),
             (parse_spec(self.benchmark)[2] in (None, "dev", "test"), "benchmark", "SUITE[:dev|:test]"),
+            (
+                any(getattr(self, k) is not None for k in LIMITS),
+                "max_evals",
+                "a limit: a run needs at least one of max_evals, max_expansions, budget_usd, max_hours",
+            ),
         ]
         for ok, key, want in checks:
             if not ok:

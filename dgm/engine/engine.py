@@ -32,8 +32,8 @@ from ..executors.local import EVIDENCE_LIMITS
 from ..gateway import Budget, Gateway, RetryPolicy, Upstream
 from . import evidence, work
 from .config import RunConfig
-from .policies import POLICIES, Allowance, Evaluate, Expand, InFlight
-from .scheduler import Scheduler, make_policy
+from .policies import POLICIES, Evaluate, Expand, InFlight
+from .scheduler import Scheduler
 from .status import task_order
 from .progress import Progress
 from .view import View, ViewCache
@@ -114,18 +114,6 @@ class Engine:
             raise EngineError(f"another dgm process is running {self.run_dir}") from None
         return fd
 
-    def _scheduler(self) -> Scheduler:
-        cfg = self.config
-        policy = make_policy(
-            cfg.mode,
-            cfg.selector_name,
-            alpha=cfg.alpha,
-            children=cfg.children,
-            stages=cfg.stages,
-            threshold=cfg.threshold,
-        )
-        return Scheduler(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown)
-
     def _seed(self, archive: Archive, ctx: work.Context) -> None:
         if archive.nodes():
             return
@@ -193,7 +181,7 @@ class Engine:
 
     def _loop(self, archive: Archive, gw: Gateway, ctx: work.Context, tasks: tuple[str, ...]) -> None:
         cfg = self.config
-        self.scheduler = self._scheduler()
+        self.scheduler = Scheduler.for_config(cfg)
         self.cache = ViewCache.load(archive, cfg.benchmark, tasks)
         last_beat = time.monotonic()
         stopping_since: float | None = None
@@ -250,27 +238,17 @@ class Engine:
         )
         return InFlight(expands, evals)
 
-    def _allowance(self, view: View) -> Allowance:
-        return self.scheduler.allowance(view, self._flight())
-
     def _stop_reason(self, view: View, gw: Gateway) -> str | None:
+        """The first limit reached: dollars, hours, evaluations (any one ends the run)."""
         cfg = self.config
         if cfg.budget_usd is not None and gw.run_usage[1] >= cfg.budget_usd:
-            return f"budget of ${cfg.budget_usd:g} spent"
+            return f"--budget-usd {cfg.budget_usd:g} spent"
         if cfg.max_hours is not None and time.monotonic() - self.counters.started >= cfg.max_hours * 3600:
             return f"--max-hours {cfg.max_hours:g} reached"
-        allow = self._allowance(view)
-        if not allow.evaluate and not allow.expand:
-            return "evaluation and expansion limits reached"
-        return None
+        return self.scheduler.limit_reached(view)
 
     def _idle_reason(self, view: View, gw: Gateway) -> str:
-        allow = self._allowance(view)
-        if not allow.evaluate:
-            return "evaluation limit (--max-evals) reached"
-        if not allow.expand:
-            return "expansion limit reached and nothing left to evaluate"
-        return "nothing left to do: every agent is evaluated on every task"
+        return self._stop_reason(view, gw) or self.scheduler.idle_reason(view)
 
     def _next_job(self, archive: Archive, view: View) -> Job | None:
         """A queued job (decided earlier, e.g. before a crash), else a new decision."""

@@ -1,5 +1,6 @@
 """The ask/tell core of a run, shared by the engine and the simulator: what the limits
-still allow, and the next action, drawn with an RNG seeded by (seed, decision number).
+still allow, which one ends the run, and the next action, drawn with an RNG seeded by
+(seed, decision number). The simulator sets no limits here; it counts its own budget.
 `tell` is the view cache's business (results and children go into `ViewCache`)."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .config import RunConfig
 from .policies import Action, Allowance, DGMPolicy, HGMPolicy, InFlight, Policy
 from .selectors import Selector, make_selector
 from .view import View
@@ -43,15 +45,52 @@ class Scheduler:
     max_expansions: int | None = None
     cooldown: float = 0.0
 
+    def _used(self, view: View, flight: InFlight) -> tuple[int, int]:
+        """(evaluations, expansions) done or in flight."""
+        return view.evaluations() + len(flight.evaluations), len(view.nodes) - 1 + len(flight.expands)
+
     def allowance(self, view: View, flight: InFlight) -> Allowance:
-        evals = view.evaluations() + len(flight.evaluations)
-        expansions = len(view.nodes) - 1 + len(flight.expands)
+        """Any one limit ends its kind of work; the evaluation limit ends all new work (a
+        child nobody may evaluate is spent for nothing)."""
+        evals, expansions = self._used(view, flight)
+        evaluate = self.max_evals is None or evals < self.max_evals
         cooling = bool(self.max_evals and self.cooldown and evals >= (1 - self.cooldown) * self.max_evals)
         return Allowance(
-            expand=self.max_expansions is None or expansions < self.max_expansions,
-            evaluate=self.max_evals is None or evals < self.max_evals,
+            expand=evaluate and (self.max_expansions is None or expansions < self.max_expansions),
+            evaluate=evaluate,
             cooling=cooling,
         )
+
+    def limit_reached(self, view: View) -> str | None:
+        """The limit that ends the run (in-flight jobs may finish), or None. Evaluations
+        count once done: while the last ones run, `allowance` already holds new work back,
+        and one that fails is tried again. The expansion limit alone ends nothing:
+        evaluation goes on until nothing is left."""
+        if self.max_evals is not None and view.evaluations() >= self.max_evals:
+            return f"--max-evals {self.max_evals} reached"
+        return None
+
+    def idle_reason(self, view: View) -> str:
+        """Why the policy has nothing more to do, with nothing in flight."""
+        reached = self.limit_reached(view)
+        if reached:
+            return reached
+        if self.max_expansions is not None and len(view.nodes) - 1 >= self.max_expansions:
+            return f"--max-expansions {self.max_expansions} reached and nothing left to evaluate"
+        return "nothing left to do: every agent is evaluated on every task it may be"
+
+    @classmethod
+    def for_config(cls, cfg: RunConfig) -> Scheduler:
+        """The scheduler a run with configuration `cfg` uses."""
+        policy = make_policy(
+            cfg.mode,
+            cfg.selector_name,
+            alpha=cfg.alpha,
+            children=cfg.children,
+            stages=cfg.stages,
+            threshold=cfg.threshold,
+        )
+        return cls(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown)
 
     def ask(self, view: View, flight: InFlight, decision: int) -> Action | None:
         """The next action, or None (wait for in-flight work, or nothing is left)."""

@@ -114,7 +114,8 @@ def test_an_agent_snapshot_over_the_size_limits_is_an_invalid_child(bwrap, engin
     path = tmp_path / "big.json"
     path.write_text(json.dumps(script))
     run = tmp_path / "run"
-    result = evolve(run, tasks, path, "--max-expansions", "1", "--max-evals", "3")
+    # 4 evaluations: 3 measure the seed, and a child is only made while one is left for it
+    result = evolve(run, tasks, path, "--max-expansions", "1", "--max-evals", "4")
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
         child = ar.nodes()[1]

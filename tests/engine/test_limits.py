@@ -1,0 +1,141 @@
+"""Each limit alone ends a whole run (real archive, bwrap sandboxes, gateway and the
+SCRIPTED upstream), in both modes. At a limit no new job starts; the jobs in flight
+finish, and nothing else happens after the stop."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from click.testing import CliRunner
+
+from archive import Archive
+from dgm.cli import main
+from dgm.engine import engine as engine_module
+from dgm.engine.config import LIMITS, RunConfig
+from dgm.engine.engine import Engine
+from dgm.engine.progress import Progress
+from dgm.gateway import Gateway, Prices, make_upstream
+from tests.engine.conftest import evolve_args
+
+WORKERS = 2
+JOB_TOKENS = RunConfig().job_tokens
+
+
+class AtStop(Progress):
+    """Progress that keeps what the run had done and had in flight when it decided to stop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at_stop: dict | None = None
+
+    def update(self, view, flight, gw, counters) -> None:
+        super().update(view, flight, gw, counters)
+        if counters.stop_reason and self.at_stop is None:
+            self.at_stop = {
+                "evals": view.evaluations(),
+                "expansions": len(view.nodes) - 1,
+                "flight_evals": len(flight.evaluations),
+                "flight_expands": len(flight.expands),
+                "tokens": gw.run_usage[0],
+            }
+
+
+def run_with(tmp_path, engine_env, bwrap, mode, **limit):
+    """A run with only `limit` set (the other limits None); (summary, progress, stored config)."""
+    tasks, script = engine_env
+    cfg = RunConfig(
+        fm=f"scripted:{script}",
+        benchmark=f"taskdir:{tasks}",
+        mode=mode,
+        workers=WORKERS,
+        seed=7,
+        **{**dict.fromkeys(LIMITS), **limit},
+    ).validated()
+    progress = AtStop()
+    run = tmp_path / "run"
+    summary = Engine(run, cfg, make_upstream(cfg.fm), bwrap, progress).run()
+    with Archive.for_run(run) as ar:
+        stored = ar.run_config()
+        jobs = ar.jobs.counts()
+    assert {k: stored[k] for k in LIMITS} == {**dict.fromkeys(LIMITS), **limit}
+    assert jobs["queued"] == jobs["running"] == jobs["failed"] == 0
+    assert jobs["done"] == summary["evaluations"] + summary["expansions"]  # every job recorded, none lost
+    return summary, progress.at_stop
+
+
+def after_stop(summary, at_stop, run):
+    """What the run did after deciding to stop: exactly the jobs then in flight, each
+    spending at most what one job of the run spent."""
+    in_flight = at_stop["flight_evals"] + at_stop["flight_expands"]
+    assert summary["evaluations"] == at_stop["evals"] + at_stop["flight_evals"]
+    assert summary["expansions"] == at_stop["expansions"] + at_stop["flight_expands"]
+    per_job: dict[int, int] = {}
+    with Archive.for_run(run) as ar:
+        for call in ar.fm_calls():
+            per_job[call.job_id] = per_job.get(call.job_id, 0) + call.prompt_tokens + call.completion_tokens
+    assert summary["tokens"] == sum(per_job.values())
+    assert summary["tokens"] - at_stop["tokens"] <= sum(sorted(per_job.values())[::-1][:in_flight])
+    return in_flight
+
+
+@pytest.mark.parametrize("mode", ["hgm", "dgm"])
+def test_max_evals_alone(bwrap, engine_env, tmp_path, mode):
+    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, max_evals=8)
+    assert summary["stop_reason"] == "--max-evals 8 reached"
+    assert summary["evaluations"] == 8 and at_stop["evals"] == 8
+    # the last evaluation freed its worker; only expansions started before can still run
+    assert at_stop["flight_evals"] == 0 and after_stop(summary, at_stop, tmp_path / "run") <= WORKERS - 1
+    if mode == "hgm":  # the k-th expansion needs (k - 1) <= evaluations ** 0.6, and 8 ** 0.6 < 4
+        assert 1 <= summary["expansions"] <= 4
+    else:  # the seed on its 3 tasks, generation 1's 4 children, and 5 of their 12 evaluations
+        assert summary["expansions"] == 4
+    assert 0 < summary["tokens"] <= (summary["evaluations"] + summary["expansions"]) * JOB_TOKENS
+
+
+@pytest.mark.parametrize("mode", ["hgm", "dgm"])
+def test_max_expansions_alone(bwrap, engine_env, tmp_path, mode):
+    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, max_expansions=3)
+    assert summary["stop_reason"] == "--max-expansions 3 reached and nothing left to evaluate"
+    assert at_stop is None  # no limit cut the run short: it ran out of work
+    assert summary["expansions"] == 3 and summary["valid"] == 4
+    assert summary["evaluations"] == 4 * 3  # every agent on each of the 3 tasks (dgm's stages cover all 3)
+    assert 0 < summary["tokens"] <= 15 * JOB_TOKENS
+
+
+@pytest.mark.parametrize("mode", ["hgm", "dgm"])
+def test_max_hours_alone(bwrap, engine_env, tmp_path, mode):
+    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, max_hours=0.0003)
+    assert summary["stop_reason"] == "--max-hours 0.0003 reached"
+    assert after_stop(summary, at_stop, tmp_path / "run") <= WORKERS
+
+
+@pytest.mark.parametrize("mode", ["hgm", "dgm"])
+def test_budget_usd_alone(bwrap, engine_env, tmp_path, monkeypatch, mode):
+    """Dollars through the gateway's price table (the engine prices nothing yet: the
+    scripted model is given a price here). The gateway refuses calls past the budget."""
+    prices = Prices({"scripted-engine-test": (10.0, 10.0)})  # $10 per million tokens
+    monkeypatch.setattr(engine_module, "Gateway", functools.partial(Gateway, prices=prices))
+    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, budget_usd=0.05)
+    assert summary["stop_reason"] == "--budget-usd 0.05 spent"
+    assert after_stop(summary, at_stop, tmp_path / "run") <= WORKERS
+    assert summary["usd"] >= 0.05 and at_stop["tokens"] >= 5000  # $0.05 at $10 per million
+    assert summary["usd"] == pytest.approx(summary["tokens"] * 10 / 1e6, abs=1e-4)
+    with Archive.for_run(tmp_path / "run") as ar:
+        costs = [c.cost_usd for c in ar.fm_calls()]
+    crossed = next(i for i in range(len(costs)) if sum(costs[: i + 1]) >= 0.05)
+    # past the budget the gateway answers no call: only those already running when it was crossed
+    assert len([c for c in costs[crossed + 1 :] if c > 0]) <= WORKERS - 1
+
+
+def test_the_command_with_only_max_evals(bwrap, engine_env, tmp_path):
+    """The issue's command: `dgm evolve ... --max-evals N` and no other limit."""
+    tasks, script = engine_env
+    run = tmp_path / "run"
+    args = evolve_args(run, tasks, f"scripted:{script}", "--backend", "bwrap", "--max-evals", "5")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "stopped      --max-evals 5 reached" in result.output
+    with Archive.for_run(run) as ar:
+        assert {k: ar.run_config()[k] for k in LIMITS} == {**dict.fromkeys(LIMITS), "max_evals": 5}
+        assert len(ar.evaluations()) == 5 and len(ar.nodes()) - 1 <= 3  # 5 ** 0.6 < 3 allows 3
