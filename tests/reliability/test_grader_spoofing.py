@@ -3,8 +3,8 @@ look passed (configuration files of every kind pytest reads, plugins by every lo
 stand-ins for pytest, code in the package under test patching pytest's reports, runner,
 terminal reporter or the tests themselves, exit tricks, forged output) are graded not
 resolved on both isolating backends; a patch that also edits pyproject.toml and setup.cfg
-outside pytest's sections still resolves. Each attack is first shown to fool a grader that
-trusts the test process."""
+outside pytest's sections still resolves. Each attack not aimed at dgm's judge itself is
+first shown to fool a grader that trusts the test process."""
 
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ def test_canaries_do_not_reach_the_log(bwrap, slug, tmp_path):
     assert verdict.reason == "tests_failed" and not verdict.tamper
     assert set(verdict.tests) == {*slug.fail_to_pass, *slug.pass_to_pass}
     assert "values = [" not in verdict.log and "@@dgm-judge" not in verdict.log
+    assert "3 failed, 3 passed in" in verdict.log.splitlines()[-1]  # the counts are the task's own
 
 
 @pytest.fixture

@@ -61,6 +61,19 @@ def _is_test_module(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
+def _uncount(log: str, less: dict[str, int]) -> str:
+    """pytest's closing counts line without the canaries' outcomes."""
+    lines = log.rstrip("\n").split("\n")
+    for i in range(len(lines) - 1, -1, -1):
+        if re.search(r"\d+ (passed|failed).* in [\d.]+s", lines[i]):
+            for word, n in less.items():
+                lines[i] = re.sub(
+                    rf"(\d+) {word}", lambda m, n=n, w=word: f"{int(m.group(1)) - n} {w}", lines[i], count=1
+                )
+            break
+    return "\n".join(lines) + "\n"
+
+
 class PytestHarness:
     def check(self, task: Task) -> None:
         split_command(task)
@@ -106,6 +119,8 @@ class PytestHarness:
         names = set(state.pair.names())
         results = {**report["results"], **report["collect_errors"]}
         tests = {k: v for k, v in results.items() if k.rpartition("::")[2] not in names}
+        canary = [v for k, v in results.items() if k not in tests]
+        log = _uncount(log, {"passed": canary.count("PASSED"), "failed": canary.count("FAILED")})
         return Reading(tests, tuple(self._tampering(state, report, results)), log)
 
     @staticmethod
