@@ -10,6 +10,7 @@ was allowed (a prompt it counts higher than the gateway did, or a completion pas
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 
 from .errors import BudgetRefused, GatewayError
@@ -37,21 +38,24 @@ class Ledger:
         self.run_budget, self.job_concurrency = run_budget, job_concurrency
         self.run = Account(spent=list(run_spent))
         self.jobs: dict[int | None, Account] = {}
-        self.lock = threading.Lock()
+        self.settled = threading.Condition()  # guards everything here; notified when a hold ends
 
     def add_job(self, job_id: int | None, spent: tuple[int, float]) -> None:
-        with self.lock:
+        with self.settled:
             self.jobs.setdefault(job_id, Account(spent=list(spent)))
 
     def spent(self, job_id: int | None = None, run: bool = True) -> tuple[int, float]:
-        with self.lock:
+        with self.settled:
             account = self.run if run else self.jobs.get(job_id, Account())
             return int(account.spent[0]), float(account.spent[1])
 
-    def admit(self, job_id: int | None, job_budget: Budget, prompt: int, cap: int, price: Price) -> Hold:
+    def admit(self, job_id: int | None, job_budget: Budget, prompt: int, cap: int, price: Price, wait_s: float) -> Hold:
         """Hold a call of `prompt` tokens and at most `cap` completion tokens, cut to what the
-        budgets leave; raise BudgetRefused when they cannot pay for it, 429 past the concurrency cap."""
-        with self.lock:
+        budgets leave. A call that the holds of calls in flight would keep out or cut waits
+        (up to `wait_s`) for them to end; one the budgets cannot pay for raises BudgetRefused;
+        a job past its concurrency cap (waiting calls count) gets 429."""
+        deadline = time.monotonic() + wait_s
+        with self.settled:
             job = self.jobs.setdefault(job_id, Account())
             if job.in_flight >= self.job_concurrency:
                 raise GatewayError(
@@ -60,19 +64,28 @@ class Ledger:
                     f"dgm gateway: this job already has {job.in_flight} model calls in flight, the most it may "
                     "have; wait for one to finish",
                 )
-            completion = cap
-            for scope, budget, account in (("job", job_budget, job), ("run", self.run_budget, self.run)):
-                completion = _fit(scope, budget, account, prompt, completion, cap, price)
+            job.in_flight += 1
+            while True:
+                left_s = deadline - time.monotonic()
+                try:
+                    completion = cap
+                    for scope, budget, account in (("job", job_budget, job), ("run", self.run_budget, self.run)):
+                        completion = _fit(scope, budget, account, prompt, completion, cap, price, left_s > 0)
+                    break
+                except BudgetRefused as exc:
+                    if not exc.wait or left_s <= 0:
+                        job.in_flight -= 1
+                        raise
+                    self.settled.wait(left_s)
             hold = Hold(job_id, prompt, completion, price.cost(prompt, completion))
             for account in (job, self.run):
                 account.held[0] += prompt + completion
                 account.held[1] += hold.usd
-            job.in_flight += 1
             return hold
 
     def settle(self, hold: Hold, tokens: int, usd: float) -> None:
         """The call is over: drop its hold, charge what it cost."""
-        with self.lock:
+        with self.settled:
             job = self.jobs[hold.job_id]
             for account in (job, self.run):
                 account.held[0] -= hold.prompt + hold.completion
@@ -80,10 +93,30 @@ class Ledger:
                 account.spent[0] += tokens
                 account.spent[1] += usd
             job.in_flight -= 1
+            self.settled.notify_all()
 
 
-def _fit(scope: str, budget: Budget, account: Account, prompt: int, completion: int, cap: int, price: Price) -> int:
-    """The completion cut to what `budget` leaves after `account`'s spent and held use."""
+def _rooms(budget: Budget, spent: list, held: list, prompt: int, price: Price) -> list[tuple[str, str, int | None]]:
+    """For each limit of `budget`: its name, what is left, and how many completion tokens that
+    pays for after the prompt (None: any number; below 1: the prompt does not fit)."""
+    rooms = []
+    if budget.tokens is not None:
+        left = budget.tokens - spent[0] - held[0]
+        rooms.append((f"{budget.tokens} tokens", f"{max(left, 0)} tokens", left - prompt))
+    if budget.usd is not None:
+        left_usd = budget.usd - spent[1] - held[1]
+        after = left_usd - price.cost(prompt, 0)
+        rooms.append(
+            (f"${budget.usd:g}", f"${max(left_usd, 0):.6f}", price.completion_tokens_for(after) if after > 0 else 0)
+        )
+    return rooms
+
+
+def _fit(
+    scope: str, budget: Budget, account: Account, prompt: int, completion: int, cap: int, price: Price, patient: bool
+) -> int:
+    """The completion cut to what `budget` leaves after `account`'s spent and held use;
+    `patient`: rather than cut it because of calls in flight, raise (wait=True) to wait for them."""
     spent_limit = budget.exceeded(int(account.spent[0]), account.spent[1])
     if spent_limit is not None:
         raise BudgetRefused(
@@ -93,25 +126,23 @@ def _fit(scope: str, budget: Budget, account: Account, prompt: int, completion: 
             f"({int(account.spent[0])} tokens, ${account.spent[1]:.4f} used); no more model calls",
             final=True,
         )
-    rooms = []  # (limit, what is left, completion tokens it pays for or None, whether it is used up)
-    if budget.tokens is not None:
-        left = budget.tokens - account.spent[0] - account.held[0]
-        rooms.append((f"{budget.tokens} tokens", f"{max(left, 0)} tokens", left - prompt, left < 2 * cap))
-    if budget.usd is not None:
-        left_usd = budget.usd - account.spent[1] - account.held[1]
-        after = left_usd - price.cost(prompt, 0)
-        room = price.completion_tokens_for(after) if after > 0 else 0
-        rooms.append((f"${budget.usd:g}", f"${max(left_usd, 0):.6f}", room, left_usd < price.cost(cap, cap)))
-    for limit, left_text, room, used_up in rooms:
+    now = _rooms(budget, account.spent, account.held, prompt, price)
+    alone = _rooms(budget, account.spent, [0, 0.0], prompt, price)  # were no calls in flight
+    for (limit, left, room), (_, _, room_alone) in zip(now, alone, strict=True):
         if room is None:
             continue
-        if room < 1:
+        held_back = room_alone is None or room_alone > room  # calls in flight are what cut this one
+        if room < 1 or (patient and held_back and room < completion):
+            used_up = (budget.tokens is not None and budget.tokens - account.spent[0] < 2 * cap) or (
+                budget.usd is not None and budget.usd - account.spent[1] < price.cost(cap, cap)
+            )
             raise BudgetRefused(
                 scope,
                 limit,
                 f"dgm gateway: this request's prompt ({prompt} tokens) does not fit what is left of the "
-                f"{scope}'s budget of {limit}: {left_text} (counting calls in flight); no call made",
-                final=used_up,
+                f"{scope}'s budget of {limit}: {left} (counting calls in flight); no call made",
+                final=used_up and not held_back,
+                wait=held_back,
             )
         completion = min(completion, room)
     return completion

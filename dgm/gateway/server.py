@@ -206,7 +206,10 @@ class Gateway:
                     data={"scope": exc.scope, "limit": exc.limit, "tokens": tokens_used, "usd": usd_used},
                 )
         if exc.scope == "run" and exc.final and self.on_run_budget_spent:
-            self.on_run_budget_spent(f"budget of {exc.limit} spent (${usd_used:.6f} charged)")
+            self.on_run_budget_spent(
+                f"budget of {exc.limit} spent: {tokens_used} tokens, ${usd_used:.6f} charged, and what is left "
+                "cannot pay for another call"
+            )
 
     def complete(self, grant: JobGrant, request: dict[str, Any]) -> dict[str, Any]:
         """One metered, budgeted, retried completion (the whole reply, never a stream)."""
@@ -217,7 +220,7 @@ class Gateway:
         prompt = tokens.prompt_tokens(model, request)
         try:
             cap = min(wanted or self.limits.max_call_tokens, self.limits.max_call_tokens)
-            hold = self.ledger.admit(grant.job_id, grant.budget, prompt, cap, price)
+            hold = self.ledger.admit(grant.job_id, grant.budget, prompt, cap, price, self.retry.timeout_s)
         except BudgetRefused as exc:
             self._refused(grant, exc)
             raise

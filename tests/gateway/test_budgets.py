@@ -110,3 +110,23 @@ def test_with_a_tokenizer_the_prompt_is_never_charged_below_its_count(make_gatew
     openai_client(gw, gw.issue_token()).chat.completions.create(**request)
     (call,) = gw.archive.fm_calls()
     assert call.prompt_tokens == tokens.prompt_tokens("gpt-4o-mini", request) > 80
+
+
+def test_a_call_that_calls_in_flight_would_cut_waits_for_them():
+    from dgm.gateway.errors import BudgetRefused
+    from dgm.gateway.ledger import Ledger
+    from dgm.gateway.pricing import Price
+
+    free = Price(0.0, 0.0, "test")
+    ledger = Ledger(Budget(tokens=1000), (0, 0.0), job_concurrency=4)
+    first = ledger.admit(1, Budget(), prompt=100, cap=800, price=free, wait_s=0)
+    assert first.completion == 800
+    with pytest.raises(BudgetRefused) as refused:  # not willing to wait: refused, but not for good
+        ledger.admit(2, Budget(), prompt=100, cap=800, price=free, wait_s=0)
+    assert refused.value.wait and not refused.value.final
+    held: list = []
+    waiter = threading.Thread(target=lambda: held.append(ledger.admit(2, Budget(), 100, 800, free, wait_s=60)))
+    waiter.start()
+    ledger.settle(first, 150, 0.0)  # the first call used far less than it held
+    waiter.join()
+    assert held[0].completion == 1000 - 150 - 100
