@@ -139,6 +139,10 @@ class Gateway:
     ) -> str:
         """A fresh credential for one sandboxed job (its OPENAI_API_KEY inside); `model`
         pins this job to another model than the gateway's (a role's model)."""
+        if model and self.run_budget.usd is not None and self.price(model) is UNPRICED:
+            raise GatewayError(
+                500, "config", f"a dollar budget needs the price of model {model!r}: --price {model}=IN,OUT"
+            )
         token = "dgm-job-" + secrets.token_urlsafe(24)
         with self.lock:
             self.grants[token] = JobGrant(job_id, node_id, budget, model)

@@ -60,6 +60,8 @@ def test_a_dollar_budget_on_an_unpriced_model_refuses_to_start(tmp_path):
     priced = Gateway(upstream, run_budget=Budget(usd=5.0), prices=Prices({"house-model": (1.0, 2.0)}))
     with priced:
         assert priced.price("house-model").source == "--price"
+        with pytest.raises(GatewayError, match=r"--price other-model=IN,OUT"):
+            priced.issue_token(model="other-model")  # a job pinned to an unpriced model
     with Gateway(ScriptedUpstream(HELLO), run_budget=Budget(usd=5.0)) as free:
         assert free.price("scripted").cost(10**6, 10**6) == 0.0
 
