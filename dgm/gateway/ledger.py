@@ -5,7 +5,9 @@ the run's budgets at once, so the calls in flight together never promise more th
 left: a prompt that alone does not fit is refused before it is sent, and the completion is
 cut to what remains (in tokens, and in dollars at the completion price). Settling replaces
 the hold by the charge. So no budget is overshot unless an upstream reports more than it
-was allowed (a prompt it counts higher than the gateway did, or a completion past the cap)."""
+was allowed (a prompt it counts higher than the gateway did, or a completion past the cap).
+A call that only the holds of calls in flight would refuse or cut waits for them to end
+(they usually use far less than they hold), so near the end of a budget calls take turns."""
 
 from __future__ import annotations
 
