@@ -119,8 +119,9 @@ def test_a_body_within_the_cap_is_served(make_gateway):
     gw = make_gateway(HELLO, limits=Limits(max_request_bytes=1000))
     raw = httpx2.Client(transport=httpx2.HTTPTransport(uds=str(gw.socket_path)))
     headers = {"Authorization": f"Bearer {gw.issue_token()}"}
-    small = {"model": "default", "messages": [{"role": "user", "content": "hi"}]}
-    assert raw.post("http://gw/v1/chat/completions", json=small, headers=headers).status_code == 200
+    small = {"messages": [{"role": "user", "content": "hi"}]}  # no model at all: the pinned one
+    answer = raw.post("http://gw/v1/chat/completions", json=small, headers=headers)
+    assert answer.status_code == 200 and answer.json()["model"] == "scripted"
     big = {"model": "default", "messages": [{"role": "user", "content": "y" * 2000}]}
     assert raw.post("http://gw/v1/chat/completions", json=big, headers=headers).status_code == 413
 
