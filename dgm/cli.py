@@ -306,6 +306,22 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
         raise SystemExit(1)
 
 
+def _parse_prices(ctx, param, values: tuple[str, ...]) -> dict[str, tuple[float, float]] | None:
+    prices = {}
+    for item in values:
+        model, _, pair = item.partition("=")
+        try:
+            prompt, completion = (float(x) for x in pair.split(","))
+        except ValueError:
+            raise click.BadParameter(
+                f"{item!r}: expected MODEL=IN,OUT, dollars per million prompt and completion tokens"
+            ) from None
+        if not model or prompt < 0 or completion < 0:
+            raise click.BadParameter(f"{item!r}: expected MODEL=IN,OUT with a model name and prices not negative")
+        prices[model] = (prompt, completion)
+    return prices or None
+
+
 def _evolve_options(fn):
     from .engine.final import RULES
     from .engine.policies import POLICIES
@@ -357,7 +373,25 @@ def _evolve_options(fn):
         ),
         click.option("--max-evals", type=int, help="Stop after this many task evaluations. [200]"),
         click.option("--max-expansions", type=int, help="Stop expanding after this many children."),
-        click.option("--budget-usd", type=float, help="Stop when the model calls have cost this much."),
+        click.option(
+            "--budget-usd",
+            type=float,
+            help="Stop when the model calls have cost this much (the model needs a price: genai-prices or --price).",
+        ),
+        click.option(
+            "--price",
+            "prices",
+            multiple=True,
+            metavar="MODEL=IN,OUT",
+            callback=_parse_prices,
+            help="A model's price in dollars per million prompt (IN) and completion (OUT) tokens, over the "
+            "genai-prices table and dgm.toml's [prices] (repeatable).",
+        ),
+        click.option(
+            "--max-call-tokens",
+            type=int,
+            help="Completion tokens one model call may ask for; the gateway clamps max_tokens to it. [16384]",
+        ),
         click.option("--max-hours", type=float, help="Stop after this many hours of this process."),
         click.option("--job-tokens", type=int, help="Model tokens one job may spend. [400000]"),
         click.option("--backend", type=click.Choice(sorted(BACKENDS)), help="Sandbox backend. [bwrap]"),
@@ -407,7 +441,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
     from .executors import ExecutorError
-    from .gateway import UpstreamError, make_upstream
+    from .gateway import GatewayError, UpstreamError, make_upstream
 
     if flags.get("stages"):
         flags["stages"] = tuple(int(x) for x in flags["stages"].split(","))
@@ -446,7 +480,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         result = engine.run()
-    except (EngineError, ArchiveError, BenchmarkError, ExecutorError) as exc:
+    except (EngineError, ArchiveError, BenchmarkError, ExecutorError, GatewayError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         for sig, handler in previous.items():

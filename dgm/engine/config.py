@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,12 @@ class RunConfig:
     max_evals: int | None = 200
     max_expansions: int | None = None
     budget_usd: float | None = None
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)  # model -> $ per million (prompt, completion)
     max_hours: float | None = None
     job_tokens: int | None = 400_000  # model tokens one job may spend
+    max_call_tokens: int = 16_384  # completion tokens one model call may ask for (the gateway's clamp)
+    max_request_bytes: int = 4 * 2**20  # the largest request body the gateway reads
+    job_concurrency: int = 4  # model calls one job may have in flight
     backend: str = "bwrap"  # sandbox backend
     seed: int = 0
     solve_timeout_s: float = 900.0
@@ -62,6 +66,7 @@ class RunConfig:
                 lambda v: all(isinstance(x, int) and not isinstance(x, bool) for x in v),
                 "a list of whole numbers",
             ),
+            "dict[str, tuple[float, float]]": (lambda v: isinstance(v, dict), "a table of MODEL = [IN, OUT]"),
         }
         for f in dataclasses.fields(self):
             value, kind = getattr(self, f.name), str(f.type).removesuffix(" | None")
@@ -95,10 +100,19 @@ class RunConfig:
                 "max_evals",
                 "a limit: a run needs at least one of max_evals, max_expansions, budget_usd, max_hours",
             ),
+            (self.max_call_tokens >= 1, "max_call_tokens", "at least 1"),
+            (self.max_request_bytes >= 1024, "max_request_bytes", "at least 1024"),
+            (self.job_concurrency >= 1, "job_concurrency", "at least 1"),
         ]
         for ok, key, want in checks:
             if not ok:
                 raise ConfigError(f"config: {key} = {getattr(self, key)!r} is not valid; expected {want}")
+        for model, pair in self.prices.items():
+            if not _price_pair(pair):
+                raise ConfigError(
+                    f"config: prices.{model} = {pair!r} is not valid; expected [IN, OUT], dollars per million "
+                    "prompt and completion tokens (numbers, not negative)"
+                )
         return self
 
     @property
@@ -119,21 +133,40 @@ def _coerce(values: dict[str, Any], source: str) -> dict[str, Any]:
     out = dict(values)
     if "stages" in out:
         out["stages"] = tuple(int(s) for s in out["stages"])
+    if isinstance(out.get("prices"), dict):
+        out["prices"] = {str(m): tuple(p) if isinstance(p, list | tuple) else p for m, p in out["prices"].items()}
     return out
 
 
+def _price_pair(pair: Any) -> bool:
+    return (
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in pair)
+    )
+
+
 def load_file(path: Path) -> dict[str, Any]:
+    """The [evolve] table of a dgm.toml (or its top level), with its [prices] table."""
     try:
         data = tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
-    return _coerce(data.get("evolve", data), str(path))
+    values = dict(data.get("evolve", data))
+    if "evolve" in data and "prices" in data:
+        values["prices"] = {**data["prices"], **values.get("prices", {})}
+    return _coerce(values, str(path))
 
 
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], stored: dict[str, Any] | None = None) -> RunConfig:
-    """defaults < stored (a resumed run) < file < flags; flags set to None are absent."""
+    """defaults < stored (a resumed run) < file < flags; flags set to None are absent. Price
+    tables merge model by model in the same order."""
     flags = _coerce({k: v for k, v in flags.items() if v is not None}, "flags")
-    merged = {**_coerce(stored or {}, "the archive's run"), **file_values, **flags}
+    stored = _coerce(stored or {}, "the archive's run")
+    merged = {**stored, **file_values, **flags}
+    tables = [d.get("prices") for d in (stored, file_values, flags) if isinstance(d.get("prices"), dict)]
+    if tables:
+        merged["prices"] = {m: p for table in tables for m, p in table.items()}
     if stored:
         changed = [k for k in FIXED_ON_RESUME if k in merged and _norm(merged[k]) != _norm(stored.get(k))]
         if changed:

@@ -29,7 +29,7 @@ from .. import agent_exec
 from ..benchmarks import Grader, load_suite
 from ..executors import EXECUTORS, EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
 from ..executors.local import EVIDENCE_LIMITS
-from ..gateway import Budget, Gateway, RetryPolicy, Upstream
+from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from . import evidence, work
 from .config import RunConfig
 from .policies import POLICIES, Evaluate, Expand, InFlight
@@ -96,6 +96,12 @@ class Engine:
         self.stop_request: str | None = None
         self.force_stop = False
 
+    def _run_budget_spent(self, detail: str) -> None:
+        """The gateway's run budget can pay for no further call (called from its threads):
+        start no more jobs; running ones finish as on any stop."""
+        if not self.counters.stop_reason:
+            self.counters.stop_reason = f"--budget-usd {self.config.budget_usd:g} spent: {detail}"
+
     def request_stop(self, reason: str, force: bool = False) -> None:
         """Stop the run (safe from a signal handler): no new jobs; in-flight jobs may finish
         (up to the grace period), or with `force` are handed back to the queue at once and
@@ -146,6 +152,9 @@ class Engine:
                     seed=cfg.seed,
                     model=cfg.model,
                     retry=retry,
+                    prices=Prices(cfg.prices),
+                    limits=Limits(cfg.max_call_tokens, cfg.max_request_bytes, cfg.job_concurrency),
+                    on_run_budget_spent=self._run_budget_spent,
                 )
                 with gateway as gw:
                     ctx = work.Context(

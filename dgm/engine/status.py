@@ -50,6 +50,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "fm_calls": len(archive.fm_calls()),
         "fm_errors": len(archive.events("fm_error")),
         "fm_retried": archive.db.execute("SELECT count(*) FROM fm_calls WHERE attempts > 1").fetchone()[0],
+        "spend": spend_by_model(archive),
         "flagged_patches": len(archive.events("patch_flagged")),
         "tampered": len(archive.events("grading_tampered")),
         "budget_refusals": len(archive.events("budget_exhausted")),
@@ -57,6 +58,18 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "jobs": stats.jobs_by_state,
         "stop_reason": stop_reason,
     }
+
+
+def spend_by_model(archive: Archive) -> list[dict[str, Any]]:
+    """Calls, tokens and dollars per model, as recorded in fm_calls."""
+    rows = archive.db.execute(
+        "SELECT model, count(*), sum(prompt_tokens), sum(completion_tokens), sum(cost_usd) "
+        "FROM fm_calls GROUP BY model ORDER BY model"
+    )
+    return [
+        {"model": m, "calls": n, "prompt_tokens": p, "completion_tokens": c, "usd": round(u, 6)}
+        for m, n, p, c, u in rows
+    ]
 
 
 def lines(s: dict[str, Any]) -> list[str]:
@@ -74,6 +87,11 @@ def lines(s: dict[str, Any]) -> list[str]:
         f"best agent   {best_text}",
         f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_retried']} retried, "
         f"{s['fm_errors']} failed after retries, {s['budget_refusals']} budget refusals",
+        *(
+            f"{'spend' if i == 0 else '':13}{m['model']}: {m['calls']} calls, {m['prompt_tokens']} prompt + "
+            f"{m['completion_tokens']} completion tokens, ${m['usd']:.6f}"
+            for i, m in enumerate(s.get("spend", []))
+        ),
         f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed); "
         f"{s['tampered']} grading runs tampered with (never resolved)",
         "jobs         " + ", ".join(f"{k} {v}" for k, v in s["jobs"].items()) + f"; {s['job_errors']} job errors",

@@ -1,6 +1,8 @@
 """The foundation-model gateway: sandboxed agents reach a model only through it."""
 
-from .policy import Budget, Prices, RetryPolicy
+from .admission import Limits
+from .policy import Budget, RetryPolicy
+from .pricing import Price, Prices
 from .registry import UPSTREAMS, make_upstream
 from .server import Gateway, GatewayError
 from .upstream import Upstream, UpstreamError, request_hash
@@ -10,6 +12,8 @@ __all__ = [
     "Budget",
     "Gateway",
     "GatewayError",
+    "Limits",
+    "Price",
     "Prices",
     "RetryPolicy",
     "Upstream",

@@ -19,6 +19,7 @@ N_CTX = 8192
 
 class LocalUpstream:
     name: ClassVar[str] = "local"
+    free: ClassVar[bool] = True  # the embedded model runs here
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None):
         from dgm import model as local_model

@@ -11,6 +11,7 @@ from .upstream import UpstreamError
 
 class OpenAIUpstream:
     name: ClassVar[str] = "openai"
+    free: ClassVar[bool] = False  # priced: --price, dgm.toml, genai-prices
 
     def __init__(
         self,

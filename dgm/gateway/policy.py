@@ -1,9 +1,9 @@
-"""Retries with backoff and jitter, budgets, and the price table."""
+"""Retries with backoff and jitter, and budgets."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -39,14 +39,3 @@ class Budget:
         if self.usd is not None and usd >= self.usd:
             return f"${self.usd:g}"
         return None
-
-
-@dataclass(frozen=True)
-class Prices:
-    """Dollars per million prompt and completion tokens, by model; unknown models cost 0."""
-
-    per_million: dict[str, tuple[float, float]] = field(default_factory=dict)
-
-    def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
-        prompt, completion = self.per_million.get(model, (0.0, 0.0))
-        return (prompt_tokens * prompt + completion_tokens * completion) / 1e6

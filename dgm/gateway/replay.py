@@ -16,6 +16,7 @@ from .upstream import UpstreamError, request_hash
 
 class ReplayUpstream:
     name: ClassVar[str] = "replay"
+    free: ClassVar[bool] = True  # the replies were paid for when recorded
 
     def __init__(self, run_dir: str | Path):
         self.source = Path(run_dir)

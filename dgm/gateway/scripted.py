@@ -9,8 +9,12 @@ a network or a key. A script is JSON (or a dict):
 A rule fires for the first request its `when` matches (every key must hold), at most
 `times` times. `when` keys: `turn` (assistant messages so far), `contains` (regex over every
 message), `last_contains` (regex over the last message), `system_contains`, `has_tools`,
-`model`. `reply` keys: `content`; `tool_calls` as [{"name", "arguments"}]; or a fault:
+`model`. `reply` keys: `content`; `tool_calls` as [{"name", "arguments"}]; `usage` to report
+other token counts; or a fault:
 `{"fault": "429", "retry_after": 0.1}`, `"500"`, `"503"`, `"reset"`, `{"fault": "hang", "seconds": 5}`.
+Like a real model it stops at the request's `max_tokens`/`max_completion_tokens` (about
+four characters a token): longer content is cut, finishing with "length", and a
+`usage.completion_tokens` past it is reported as the cap.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ def _text(message: dict[str, Any]) -> str:
 
 class ScriptedUpstream:
     name: ClassVar[str] = "scripted"
+    free: ClassVar[bool] = True  # a test double
 
     def __init__(self, script: dict[str, Any] | str | Path):
         if not isinstance(script, dict):
@@ -112,17 +117,19 @@ class ScriptedUpstream:
             }
             for i, c in enumerate(reply.get("tool_calls", []))
         ]
-        content = reply.get("content")
+        content, finish = reply.get("content"), reply.get("finish_reason")
+        caps = [request[k] for k in ("max_tokens", "max_completion_tokens") if isinstance(request.get(k), int)]
+        cap = min(caps) if caps else None
+        if cap is not None and content and estimate_tokens(content) > cap:
+            content, finish = content[: cap * 4], "length"
         produced = (content or "") + "".join(c["function"]["arguments"] for c in calls)
         usage = {
             "prompt_tokens": prompt_tokens(request.get("messages", [])),
             "completion_tokens": estimate_tokens(produced),
+            **reply.get("usage", {}),
         }
+        if cap is not None:
+            usage["completion_tokens"] = min(usage["completion_tokens"], cap)
         return completion(
-            request.get("model") or self.model,
-            content,
-            calls or None,
-            usage,
-            f"chatcmpl-scripted-{number}",
-            reply.get("finish_reason"),
+            request.get("model") or self.model, content, calls or None, usage, f"chatcmpl-scripted-{number}", finish
         )

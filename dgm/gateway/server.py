@@ -1,7 +1,8 @@
 """The gateway: an OpenAI-compatible HTTP server on a Unix socket, between sandboxed agents
-and the configured upstream. It authenticates each job by its own token, enforces job and
-run budgets, retries the upstream, meters every call into the archive, and answers
-streaming requests as server-sent events."""
+and the configured upstream. It authenticates each job by its own token, pins the model,
+holds each call's cost against the job's and the run's budgets before sending it (see
+`admission.py`, `ledger.py`), retries the upstream, meters every call into the archive,
+and answers streaming requests as server-sent events (the HTTP side is `handler.py`)."""
 
 from __future__ import annotations
 
@@ -15,36 +16,42 @@ import socketserver
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 from archive import Archive
 
-from . import sse
-from .policy import Budget, Prices, RetryPolicy
+from . import admission, tokens
+from .errors import BudgetRefused, GatewayError
+from .handler import Handler
+from .ledger import Ledger, charge
+from .policy import Budget, RetryPolicy
+from .pricing import Price, Prices
 from .upstream import Upstream, UpstreamError, request_hash
 
 log = logging.getLogger(__name__)
 MAX_REPLY_BYTES = 4 * 2**20  # a reply larger than this is refused, not passed to an agent
+UNPRICED = Price(0.0, 0.0, "unknown")
+# The run's budget is spent for good when this many different jobs in a row (no call admitted
+# in between) were refused by it: what is left pays for nothing the agents ask. One job alone,
+# however large its prompts, cannot end the run.
+REFUSED_JOBS_TO_STOP = 3
+
+
+class _Server(socketserver.ThreadingUnixStreamServer):
+    request_queue_size = 128  # many agents connect at once; the default 5 refuses them (EAGAIN)
 
 
 @dataclass(frozen=True)
 class JobGrant:
-    """What a token stands for."""
+    """What a token stands for. `model`: the one model it may use (None: the gateway's)."""
 
     job_id: int | None
     node_id: int | None
     budget: Budget
-
-
-class GatewayError(Exception):
-    """An error answered to the agent: HTTP status, OpenAI-style error type, message."""
-
-    def __init__(self, status: int, kind: str, message: str):
-        super().__init__(message)
-        self.status, self.kind = status, kind
+    model: str | None = None
 
 
 class Gateway:
@@ -59,32 +66,45 @@ class Gateway:
         seed: int = 0,
         socket_path: str | Path | None = None,
         model: str | None = None,
+        limits: admission.Limits = admission.Limits(),
+        on_run_budget_spent: Callable[[str], None] | None = None,
     ):
-        """`model`: what "default" (and any name the upstream does not list) means; None
-        takes the upstream's first model."""
+        """`model`: the model every call is pinned to ("default" means it, other names are
+        refused); None takes the upstream's first model. `on_run_budget_spent(reason)` is
+        called (from a request thread) when the run's budget can pay for no more calls."""
         self.upstream = upstream
         self.model = model
         self.archive = Archive(archive_path, shared_between_threads=True) if archive_path else None
-        self.run_budget, self.prices, self.retry = run_budget, prices, retry
+        self.run_budget, self.prices, self.retry, self.limits = run_budget, prices, retry, limits
+        self.on_run_budget_spent = on_run_budget_spent
         self.rng = random.Random(seed)
-        self.lock = threading.Lock()  # guards the archive, the grants and the counters
+        self.lock = threading.Lock()  # guards the archive and the grants
         self.grants: dict[str, JobGrant] = {}
-        self.job_usage: dict[int | None, list[float]] = {}
-        self.run_usage = list(self.archive.fm_usage()) if self.archive else [0, 0.0]
+        self.ledger = Ledger(run_budget, self.archive.fm_usage() if self.archive else (0, 0.0), limits.job_concurrency)
         self.reported: set[tuple[str, int | None]] = set()
+        self.run_refused: set[int | None] = set()  # jobs the run's budget refused since the last admitted call
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=32, thread_name_prefix="dgm-upstream")
         self._dir = None if socket_path else tempfile.mkdtemp(prefix="dgm-gw-")
         self.socket_path = Path(socket_path) if socket_path else Path(self._dir) / "fm.sock"
-        self.server: socketserver.ThreadingUnixStreamServer | None = None
+        self.server: _Server | None = None
         self.thread: threading.Thread | None = None
 
     # --- lifetime --------------------------------------------------------------------
     def start(self) -> Gateway:
         if len(str(self.socket_path)) > 100:
             raise GatewayError(500, "config", f"socket path too long for a Unix socket: {self.socket_path}")
+        model = self.pinned_model()
+        if self.run_budget.usd is not None and self.price(model) is UNPRICED:
+            raise GatewayError(
+                500,
+                "config",
+                f"a dollar budget needs the price of model {model!r}, and the price table does not know it: "
+                f"set it with --price {model}=IN,OUT (dollars per million prompt and completion tokens) "
+                "or a [prices] table in dgm.toml",
+            )
         self.socket_path.unlink(missing_ok=True)
-        handler = type("Handler", (_Handler,), {"gateway": self})
-        self.server = socketserver.ThreadingUnixStreamServer(str(self.socket_path), handler)
+        handler = type("Handler", (Handler,), {"gateway": self})
+        self.server = _Server(str(self.socket_path), handler)
         self.server.daemon_threads = True
         os.chmod(self.socket_path, 0o666)  # sandbox uids connect; the token is the credential
         if self._dir:
@@ -115,22 +135,48 @@ class Gateway:
         self.close()
 
     # --- tokens ----------------------------------------------------------------------
-    def issue_token(self, job_id: int | None = None, node_id: int | None = None, budget: Budget = Budget()) -> str:
-        """A fresh credential for one sandboxed job (its OPENAI_API_KEY inside)."""
+    def issue_token(
+        self,
+        job_id: int | None = None,
+        node_id: int | None = None,
+        budget: Budget = Budget(),
+        model: str | None = None,
+    ) -> str:
+        """A fresh credential for one sandboxed job (its OPENAI_API_KEY inside); `model`
+        pins this job to another model than the gateway's (a role's model)."""
+        if model and self.run_budget.usd is not None and self.price(model) is UNPRICED:
+            raise GatewayError(
+                500, "config", f"a dollar budget needs the price of model {model!r}: --price {model}=IN,OUT"
+            )
         token = "dgm-job-" + secrets.token_urlsafe(24)
         with self.lock:
-            self.grants[token] = JobGrant(job_id, node_id, budget)
-            if job_id not in self.job_usage:
-                self.job_usage[job_id] = list(self.archive.fm_usage(job_id)) if self.archive and job_id else [0, 0.0]
+            self.grants[token] = JobGrant(job_id, node_id, budget, model)
+            spent = self.archive.fm_usage(job_id) if self.archive and job_id else (0, 0.0)
+        self.ledger.add_job(job_id, spent)
         return token
 
     def revoke_token(self, token: str) -> None:
         with self.lock:
             self.grants.pop(token, None)
 
+    # --- pins and prices -------------------------------------------------------------
+    @property
+    def run_usage(self) -> tuple[int, float]:
+        """(tokens, dollars) the run has been charged, calls of earlier sessions included."""
+        return self.ledger.spent()
+
+    def pinned_model(self) -> str:
+        """The model calls go to: the configured one, else the upstream's first (asked once)."""
+        if self.model is None:
+            self.model = self.upstream.models()[0]
+        return self.model
+
+    def price(self, model: str) -> Price:
+        return self.prices.price(model, free=getattr(self.upstream, "free", False)) or UNPRICED
+
     # --- serving ---------------------------------------------------------------------
     def models(self) -> dict[str, Any]:
-        names = [self.model] if self.model else self.upstream.models()
+        names = [self.pinned_model()]
         return {
             "object": "list",
             "data": [
@@ -155,37 +201,56 @@ class Gateway:
             raise GatewayError(401, "invalid_api_key", "dgm gateway: unknown or revoked job token")
         return grant
 
-    def _check_budgets(self, grant: JobGrant) -> None:
+    def _refused(self, grant: JobGrant, exc: BudgetRefused) -> None:
+        """Log a budget refusal once per scope (and job); report a used-up run budget."""
         with self.lock:
-            job_used = self.job_usage.get(grant.job_id, [0, 0.0])
-            for scope, budget, used in (("job", grant.budget, job_used), ("run", self.run_budget, self.run_usage)):
-                limit = budget.exceeded(int(used[0]), used[1])
-                if limit is None:
-                    continue
-                if self.archive and (scope, grant.job_id) not in self.reported:
-                    self.reported.add((scope, grant.job_id))
-                    self.archive.log_event(
-                        "budget_exhausted",
-                        node_id=grant.node_id,
-                        job_id=grant.job_id,
-                        data={"scope": scope, "limit": limit, "tokens": used[0], "usd": used[1]},
-                    )
-                raise GatewayError(
-                    429,
+            first = (exc.scope, grant.job_id) not in self.reported
+            self.reported.add((exc.scope, grant.job_id))
+            tokens_used, usd_used = self.ledger.spent(grant.job_id, run=exc.scope == "run")
+            if exc.scope == "run":
+                self.run_refused.add(grant.job_id)
+            final = exc.final or len(self.run_refused) >= REFUSED_JOBS_TO_STOP
+            if self.archive and first:
+                self.archive.log_event(
                     "budget_exhausted",
-                    f"dgm gateway: the {scope}'s budget of {limit} is spent "
-                    f"({int(used[0])} tokens, ${used[1]:.4f} used); no more model calls",
+                    node_id=grant.node_id,
+                    job_id=grant.job_id,
+                    data={"scope": exc.scope, "limit": exc.limit, "tokens": tokens_used, "usd": usd_used},
                 )
+        if exc.scope == "run" and final and self.on_run_budget_spent:
+            self.on_run_budget_spent(
+                f"{tokens_used} tokens, ${usd_used:.6f} charged, and what is left cannot pay for the calls "
+                "the agents make"
+            )
 
     def complete(self, grant: JobGrant, request: dict[str, Any]) -> dict[str, Any]:
         """One metered, budgeted, retried completion (the whole reply, never a stream)."""
-        self._check_budgets(grant)
-        models = self.upstream.models()
-        wanted = request.get("model")
-        if wanted in (None, "", "default") or (wanted not in models and self.model):
-            request = {**request, "model": self.model or models[0]}
-        key = request_hash(request)
-        start = time.monotonic()
+        model = grant.model or self.pinned_model()
+        request = admission.pin(request, model)
+        wanted = admission.check(request)
+        price = self.price(model)
+        prompt = tokens.prompt_tokens(model, request)
+        try:
+            cap = min(wanted or self.limits.max_call_tokens, self.limits.max_call_tokens)
+            hold = self.ledger.admit(grant.job_id, grant.budget, prompt, cap, price, self.retry.timeout_s)
+        except BudgetRefused as exc:
+            self._refused(grant, exc)
+            raise
+        with self.lock:
+            self.run_refused.clear()
+        request = admission.with_completion_cap(request, hold.completion)
+        reply, error, attempts, start = None, None, 0, time.monotonic()
+        try:
+            reply, error, attempts = self._call(request)
+        finally:
+            usage = (reply or {}).get("usage") or {}
+            pt, ct = charge(usage if isinstance(usage, dict) else {}, hold, tokens.exact(model)) if reply else (0, 0)
+            cost = price.cost(pt, ct)
+            self.ledger.settle(hold, pt + ct, cost)
+        return self._record(grant, request, reply, error, attempts, time.monotonic() - start, (pt, ct, cost))
+
+    def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
+        """The upstream's reply (or the last error) after up to `retry.attempts` tries."""
         reply, error, attempt = None, None, 0
         while True:
             attempt += 1
@@ -212,25 +277,20 @@ class Gateway:
             if not error.retryable or attempt >= self.retry.attempts:
                 break
             time.sleep(self.retry.wait(attempt, error.retry_after, self.rng))
-        return self._record(grant, request, key, reply, error, attempt, time.monotonic() - start)
+        return reply, error, attempt
 
     def _record(
         self,
         grant: JobGrant,
         request: dict[str, Any],
-        key: str,
         reply: dict[str, Any] | None,
         error: UpstreamError | None,
         attempts: int,
         latency: float,
+        charged: tuple[int, int, float],
     ) -> dict[str, Any]:
-        usage = (reply or {}).get("usage") or {}
-        pt, ct = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
-        cost = self.prices.cost(request["model"], pt, ct)
+        pt, ct, cost = charged
         with self.lock:
-            for used in (self.run_usage, self.job_usage.setdefault(grant.job_id, [0, 0.0])):
-                used[0] += pt + ct
-                used[1] += cost
             if self.archive:
                 self.archive.add_fm_call(
                     response=json.dumps(reply, sort_keys=True).encode() if reply else None,
@@ -241,7 +301,7 @@ class Gateway:
                     completion_tokens=ct,
                     cost_usd=cost,
                     latency_s=latency,
-                    request_hash=key,
+                    request_hash=request_hash(request),
                     status="ok" if reply else "error",
                     error=None if reply else str(error),
                     attempts=attempts,
@@ -260,75 +320,3 @@ class Gateway:
                 status, "upstream_error", f"dgm gateway: the model call failed after {attempts} attempt(s): {error}"
             )
         return reply
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    gateway: Gateway  # set on the subclass made per gateway
-
-    def address_string(self) -> str:  # Unix sockets have no peer address
-        return "unix"
-
-    def log_message(self, fmt: str, *args: Any) -> None:
-        log.debug("gateway: " + fmt, *args)
-
-    def _send_json(self, status: int, body: dict[str, Any], extra: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (extra or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _error(self, exc: GatewayError) -> None:
-        # x-should-retry: false stops the openai client's own retries: the gateway already retried.
-        self._send_json(
-            exc.status,
-            {"error": {"message": str(exc), "type": exc.kind, "code": exc.kind}},
-            {"x-should-retry": "false"},
-        )
-
-    def _token(self) -> str | None:
-        auth = self.headers.get("Authorization", "")
-        return auth[7:] if auth.startswith("Bearer ") else None
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        try:
-            self.gateway.grant(self._token())
-            if self.path.rstrip("/") != "/v1/models":
-                raise GatewayError(404, "not_found", f"no route {self.path}")
-            self._send_json(200, self.gateway.models())
-        except GatewayError as exc:
-            self._error(exc)
-
-    def do_POST(self) -> None:  # noqa: N802
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length)
-            grant = self.gateway.grant(self._token())
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                raise GatewayError(404, "not_found", f"no route {self.path}")
-            try:
-                request = json.loads(body)
-            except ValueError:
-                request = None
-            if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
-                raise GatewayError(400, "invalid_request_error", "body must be a JSON chat-completions request")
-            reply = self.gateway.complete(grant, request)
-        except GatewayError as exc:
-            self._error(exc)
-            return
-        if not request.get("stream"):
-            self._send_json(200, reply)
-            return
-        include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        for event in sse.events(reply, include_usage):
-            self.wfile.write(event)
-        self.close_connection = True

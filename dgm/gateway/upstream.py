@@ -10,6 +10,8 @@ import json
 from typing import Any, ClassVar, Protocol
 
 # Request fields that change what a model answers; the hash of these keys a reply for replay.
+# max_tokens and max_completion_tokens are left out: the gateway sets them from the budgets
+# left, which differ between a run and its replay.
 ANSWER_FIELDS = (
     "model",
     "messages",
@@ -17,8 +19,6 @@ ANSWER_FIELDS = (
     "tool_choice",
     "temperature",
     "top_p",
-    "max_tokens",
-    "max_completion_tokens",
     "stop",
     "response_format",
     "seed",
@@ -42,6 +42,7 @@ class UpstreamError(Exception):
 
 class Upstream(Protocol):
     name: ClassVar[str]
+    free: ClassVar[bool]  # True: its calls cost nothing (no price is looked up for its models)
     tool_calling: bool  # False: tool calls are unreliable here, agents should use the text protocol
     note: str  # one line a user sees next to the model, e.g. "offline and weak"
 

@@ -34,3 +34,29 @@ def test_resume_keeps_the_search_but_takes_new_limits():
     assert (resumed.seed, resumed.mode, resumed.max_evals, resumed.workers) == (3, "dgm", 500, 4)
     with pytest.raises(ConfigError, match="other seed"):
         resolve({}, {"seed": 4}, stored)
+
+
+def test_prices_merge_model_by_model_defaults_file_flags(tmp_path):
+    path = tmp_path / "dgm.toml"
+    path.write_text('[evolve]\nbudget_usd = 5\n\n[prices]\n"house-model" = [1, 2]\n"gpt-4o-mini" = [0.1, 0.2]\n')
+    config = resolve(load_file(path), {"prices": {"gpt-4o-mini": (0.3, 0.4)}, "max_call_tokens": 2048})
+    assert config.prices == {"house-model": (1, 2), "gpt-4o-mini": (0.3, 0.4)}
+    assert (config.budget_usd, config.max_call_tokens, config.job_concurrency) == (5, 2048, 4)
+    resumed = resolve({}, {"prices": {"other": (1.0, 1.0)}}, config.to_dict())
+    assert resumed.prices == {"house-model": (1, 2), "gpt-4o-mini": (0.3, 0.4), "other": (1.0, 1.0)}
+    assert RunConfig().prices == {}
+
+
+@pytest.mark.parametrize("bad", ['"m" = [1]', '"m" = [-1, 2]', '"m" = ["a", 2]', '"m" = 3'])
+def test_a_bad_price_is_named(tmp_path, bad):
+    path = tmp_path / "dgm.toml"
+    path.write_text(f"[prices]\n{bad}\n")
+    with pytest.raises(ConfigError, match=r"prices\.m = .* is not valid; expected \[IN, OUT\]"):
+        resolve(load_file(path), {})
+
+
+def test_gateway_limits_are_checked():
+    with pytest.raises(ConfigError, match="job_concurrency = 0 is not valid"):
+        resolve({}, {"job_concurrency": 0})
+    with pytest.raises(ConfigError, match="max_call_tokens = 0 is not valid"):
+        resolve({}, {"max_call_tokens": 0})

@@ -4,18 +4,16 @@ finish, and nothing else happens after the stop."""
 
 from __future__ import annotations
 
-import functools
 
 import pytest
 from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
-from dgm.engine import engine as engine_module
 from dgm.engine.config import LIMITS, RunConfig
 from dgm.engine.engine import Engine
 from dgm.engine.progress import Progress
-from dgm.gateway import Gateway, Prices, make_upstream
+from dgm.gateway import make_upstream
 from tests.engine.conftest import evolve_args
 
 WORKERS = 2
@@ -41,8 +39,9 @@ class AtStop(Progress):
             }
 
 
-def run_with(tmp_path, engine_env, bwrap, mode, **limit):
-    """A run with only `limit` set (the other limits None); (summary, progress, stored config)."""
+def run_with(tmp_path, engine_env, bwrap, mode, settings=None, **limit):
+    """A run with only `limit` set (the other limits None) and other `settings`; (summary,
+    what the run had done and had in flight when it decided to stop)."""
     tasks, script = engine_env
     cfg = RunConfig(
         fm=f"scripted:{script}",
@@ -51,6 +50,7 @@ def run_with(tmp_path, engine_env, bwrap, mode, **limit):
         workers=WORKERS,
         seed=7,
         **{**dict.fromkeys(LIMITS), **limit},
+        **(settings or {}),
     ).validated()
     progress = AtStop()
     run = tmp_path / "run"
@@ -111,21 +111,19 @@ def test_max_hours_alone(bwrap, engine_env, tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", ["hgm", "dgm"])
-def test_budget_usd_alone(bwrap, engine_env, tmp_path, monkeypatch, mode):
-    """Dollars through the gateway's price table (the engine prices nothing yet: the
-    scripted model is given a price here). The gateway refuses calls past the budget."""
-    prices = Prices({"scripted-engine-test": (10.0, 10.0)})  # $10 per million tokens
-    monkeypatch.setattr(engine_module, "Gateway", functools.partial(Gateway, prices=prices))
-    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, budget_usd=0.05)
-    assert summary["stop_reason"] == "--budget-usd 0.05 spent"
+def test_budget_usd_alone(bwrap, engine_env, tmp_path, mode):
+    """Dollars through the price table (the scripted test double, free by default, is given
+    $10 per million tokens with --price's config key). The gateway holds every call's
+    prompt and completion cap against the budget, so the run never spends past it, and it
+    stops once what is left pays for nothing the agents ask (refused to three jobs in a row)."""
+    settings = {"prices": {"scripted-engine-test": (10.0, 10.0)}, "max_call_tokens": 500}
+    summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, settings, budget_usd=0.05)
+    assert summary["stop_reason"].startswith("--budget-usd 0.05 spent")
     assert after_stop(summary, at_stop, tmp_path / "run") <= WORKERS
-    assert summary["usd"] >= 0.05 and at_stop["tokens"] >= 5000  # $0.05 at $10 per million
     assert summary["usd"] == pytest.approx(summary["tokens"] * 10 / 1e6, abs=1e-4)
-    with Archive.for_run(tmp_path / "run") as ar:
-        costs = [c.cost_usd for c in ar.fm_calls()]
-    crossed = next(i for i in range(len(costs)) if sum(costs[: i + 1]) >= 0.05)
-    # past the budget the gateway answers no call: only those already running when it was crossed
-    assert len([c for c in costs[crossed + 1 :] if c > 0]) <= WORKERS - 1
+    assert 0 < summary["usd"] <= 0.05  # never past it
+    with Archive.for_run(tmp_path / "run") as ar:  # stopped because what is left was refused, job after job
+        assert {e.data["scope"] for e in ar.events("budget_exhausted")} == {"run"}
 
 
 def test_the_command_with_only_max_evals(bwrap, engine_env, tmp_path):

@@ -52,7 +52,7 @@ def test_openai_client_in_sandbox_completes_through_the_gateway(bwrap, make_gate
 def test_budget_exhaustion_reaches_the_agent_as_a_clear_error(bwrap, make_gateway):
     gw = make_gateway(HELLO)
     out = run_client(bwrap, gw, gw.issue_token(budget=Budget(tokens=15)))
-    assert out["error"][0] == 429 and "budget of 15 tokens is spent" in out["error"][1]
+    assert out["error"][0] == 429 and "job's budget of 15 tokens" in out["error"][1]
     assert [e.data["scope"] for e in gw.archive.events("budget_exhausted")] == ["job"]
 
 

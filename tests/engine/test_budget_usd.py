@@ -1,0 +1,80 @@
+"""`dgm evolve --budget-usd` against a real OpenAI-compatible HTTP server on 127.0.0.1 (it
+answers from the SCRIPTED test double, with usage, as model gpt-4o-mini): priced from the
+genai-prices table, and stopped by the dollar budget alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from genai_prices import Usage, calc_price
+
+from archive import Archive
+from dgm.cli import main
+from dgm.gateway import Limits
+from dgm.gateway.scripted import ScriptedUpstream
+from tests.engine.conftest import SCRIPT, evolve_args
+from tests.engine.test_openai_endpoint import serve
+
+BUDGET = 0.001
+NO_OTHER_LIMIT = ("--max-evals", "1000000")  # the default (200) must not stop it first
+
+
+def price(prompt_tokens: int, completion_tokens: int) -> float:
+    """What the genai-prices table says such a call of gpt-4o-mini costs."""
+    usage = Usage(input_tokens=prompt_tokens, output_tokens=completion_tokens)
+    return float(calc_price(usage, "gpt-4o-mini").total_price)
+
+
+def test_a_dollar_budget_alone_stops_the_run(bwrap, engine_env, tmp_path):
+    tasks, _ = engine_env
+    server = serve(ScriptedUpstream({**SCRIPT, "model": "gpt-4o-mini"}))
+    url = f"http://127.0.0.1:{server.server_port}/v1"
+    run = tmp_path / "run"
+    args = ["--model", "gpt-4o-mini", "--budget-usd", str(BUDGET), "--workers", "2", *NO_OTHER_LIMIT]
+    result = CliRunner().invoke(main, evolve_args(run, tasks, f"openai:{url}", *args))
+    server.shutdown()
+    assert result.exit_code == 0, result.output
+    assert f"stopped      --budget-usd {BUDGET:g} spent" in result.output
+    with Archive.for_run(run) as ar:
+        calls = ar.fm_calls()
+    assert calls and {(c.model, c.status) for c in calls} == {("gpt-4o-mini", "ok")}
+    expected = [price(c.prompt_tokens, c.completion_tokens) for c in calls]
+    assert [c.cost_usd for c in calls] == pytest.approx(expected)
+    spent = sum(c.cost_usd for c in calls)
+    one_clamped_call = price(max(c.prompt_tokens for c in calls), Limits().max_call_tokens)
+    assert 0 < spent <= BUDGET + one_clamped_call
+    assert spent <= BUDGET + 1e-12  # holds against the budget: not even one call over
+    prompt, completion = sum(c.prompt_tokens for c in calls), sum(c.completion_tokens for c in calls)
+    status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
+    assert status["spend"] == [
+        {
+            "model": "gpt-4o-mini",
+            "calls": len(calls),
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "usd": round(spent, 6),
+        }
+    ]
+    line = f"gpt-4o-mini: {len(calls)} calls, {prompt} prompt + {completion} completion tokens, ${spent:.6f}"
+    assert line in CliRunner().invoke(main, ["status", "--run", str(run)]).output
+    CliRunner().invoke(main, ["report", "--run", str(run), "--out", str(tmp_path / "report.html")])
+    assert line in (tmp_path / "report.html").read_text()
+
+
+def test_a_dollar_budget_on_an_unpriced_model_does_not_start(bwrap, engine_env, tmp_path):
+    tasks, _ = engine_env
+    run = tmp_path / "run"
+    fm = "openai:http://127.0.0.1:9/v1"
+    result = CliRunner().invoke(main, evolve_args(run, tasks, fm, "--model", "house-model", "--budget-usd", "1"))
+    assert result.exit_code != 0
+    assert "--price house-model=IN,OUT" in result.output
+    with Archive.for_run(run) as ar:
+        assert ar.fm_calls() == []
+
+
+def test_a_bad_price_flag_is_named(engine_env, tmp_path):
+    tasks, _ = engine_env
+    result = CliRunner().invoke(main, evolve_args(tmp_path / "run", tasks, "scripted:x", "--price", "gpt-4o=cheap"))
+    assert result.exit_code == 2 and "expected MODEL=IN,OUT" in result.output

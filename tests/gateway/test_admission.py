@@ -1,0 +1,147 @@
+"""What the gateway refuses or changes before a call reaches the upstream: the model pin,
+n > 1, non-text content, the completion cap, the body size and the calls in flight."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import httpx2
+import openai
+import pytest
+
+from dgm.gateway import Limits, RetryPolicy
+from tests.gateway.conftest import HELLO
+
+LONG = {"rules": [{"when": {}, "reply": {"content": "x" * 40_000}}]}  # about 10,000 tokens
+
+
+def ask(client, model="default", content="hi", **kw):
+    return client.chat.completions.create(model=model, messages=[{"role": "user", "content": content}], **kw)
+
+
+def test_the_model_is_pinned_and_another_name_is_refused(make_gateway, openai_client):
+    gw = make_gateway(HELLO, model="run-model")
+    client = openai_client(gw, gw.issue_token())
+    assert ask(client).model == "run-model"
+    assert ask(client, model="run-model").model == "run-model"
+    with pytest.raises(
+        openai.BadRequestError, match="model 'gpt-4o' is not allowed here; this job may use 'run-model'"
+    ):
+        ask(client, model="gpt-4o")
+    assert {c.model for c in gw.archive.fm_calls()} == {"run-model"} and gw.upstream.calls == 2
+
+
+def test_a_grant_can_pin_its_job_to_another_model(make_gateway, openai_client):
+    gw = make_gateway(HELLO, model="run-model")
+    client = openai_client(gw, gw.issue_token(model="judge-model"))
+    assert ask(client).model == "judge-model"
+    with pytest.raises(openai.BadRequestError, match="may use 'judge-model'"):
+        ask(client, model="run-model")
+
+
+def test_without_a_configured_model_the_upstreams_first_is_pinned(make_gateway, openai_client):
+    gw = make_gateway({**HELLO, "model": "scripted-only"})
+    client = openai_client(gw, gw.issue_token())
+    assert ask(client).model == "scripted-only"
+    with pytest.raises(openai.BadRequestError, match="not allowed"):
+        ask(client, model="something-else")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"n": 2}, "n = 2 is refused"),
+        ({"max_tokens": 0}, "max_tokens = 0 is not a positive whole number"),
+        ({"max_completion_tokens": "lots"}, "max_completion_tokens = 'lots'"),
+    ],
+)
+def test_bad_parameters_are_refused_before_the_upstream(make_gateway, openai_client, extra, message):
+    gw = make_gateway(HELLO)
+    with pytest.raises(openai.BadRequestError, match=message):
+        ask(openai_client(gw, gw.issue_token()), **extra)
+    assert gw.upstream.calls == 0 and gw.archive.fm_calls() == []
+
+
+def test_non_text_content_is_refused(make_gateway, openai_client):
+    gw = make_gateway(HELLO)
+    image = [{"type": "image_url", "image_url": {"url": "http://example.invalid/a.png"}}]
+    with pytest.raises(openai.BadRequestError, match="only text"):
+        ask(openai_client(gw, gw.issue_token()), content=image)
+    assert gw.upstream.calls == 0
+
+
+def test_the_gateway_sets_the_completion_cap(make_gateway, openai_client):
+    gw = make_gateway(LONG, limits=Limits(max_call_tokens=100))
+    client = openai_client(gw, gw.issue_token())
+    unasked = ask(client)  # no max_tokens sent: the gateway's cap
+    assert unasked.usage.completion_tokens == 100 and unasked.choices[0].finish_reason == "length"
+    greedy = ask(client, max_tokens=1_000_000)
+    assert greedy.usage.completion_tokens == 100
+    modest = ask(client, max_completion_tokens=7)  # a lower cap of the agent's own stands
+    assert modest.usage.completion_tokens == 7
+    assert [c.completion_tokens for c in gw.archive.fm_calls()] == [100, 100, 7]
+
+
+def _raw_post(gw, token: str, head_extra: str, body: bytes) -> bytes:
+    """Send a hand-made request over the socket; return everything answered until it closes."""
+    head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer {token}\r\n{head_extra}\r\n"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(60)
+        sock.connect(str(gw.socket_path))
+        sock.sendall(head.encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_huge_body_gets_413_before_it_is_read(make_gateway):
+    gw = make_gateway(HELLO)
+    claimed = 200 * 2**20
+    # Only 4 KiB of the 200 MB claimed are ever sent: the answer can only come if the
+    # gateway refuses on the header, without waiting for (or holding) the body.
+    answer = _raw_post(gw, gw.issue_token(), f"Content-Length: {claimed}\r\n", b"x" * 4096)
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert f"request body of {claimed} bytes is over the {4 * 2**20}-byte limit".encode() in answer
+    assert gw.upstream.calls == 0
+
+
+def test_a_body_without_a_length_is_refused(make_gateway):
+    gw = make_gateway(HELLO)
+    chunked = _raw_post(gw, gw.issue_token(), "Transfer-Encoding: chunked\r\n", b"5\r\nhello\r\n0\r\n\r\n")
+    assert chunked.startswith(b"HTTP/1.1 411")
+    missing = _raw_post(gw, gw.issue_token(), "Connection: close\r\n", b"")
+    assert missing.startswith(b"HTTP/1.1 411")
+
+
+def test_a_body_within_the_cap_is_served(make_gateway):
+    gw = make_gateway(HELLO, limits=Limits(max_request_bytes=1000))
+    raw = httpx2.Client(transport=httpx2.HTTPTransport(uds=str(gw.socket_path)))
+    headers = {"Authorization": f"Bearer {gw.issue_token()}"}
+    small = {"messages": [{"role": "user", "content": "hi"}]}  # no model at all: the pinned one
+    answer = raw.post("http://gw/v1/chat/completions", json=small, headers=headers)
+    assert answer.status_code == 200 and answer.json()["model"] == "scripted"
+    big = {"model": "default", "messages": [{"role": "user", "content": "y" * 2000}]}
+    assert raw.post("http://gw/v1/chat/completions", json=big, headers=headers).status_code == 413
+
+
+def test_calls_in_flight_per_job_are_capped(make_gateway, openai_client):
+    slow = {"rules": [{"when": {"last_contains": "slow"}, "reply": {"fault": "hang", "seconds": 2, "content": "ok"}}]}
+    gw = make_gateway(slow, limits=Limits(job_concurrency=2), retry=RetryPolicy(attempts=1, timeout_s=30))
+    token = gw.issue_token()
+    answers: list[str] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(ask(openai_client(gw, token), content="slow").id))
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    while gw.upstream.calls < 2:  # both calls have reached the upstream and are held there
+        threads[0].join(0.01)
+    with pytest.raises(openai.RateLimitError, match="2 model calls in flight, the most it may have"):
+        ask(openai_client(gw, token), content="slow")
+    for t in threads:
+        t.join()
+    assert len(answers) == 2 and gw.upstream.calls == 2  # the refused call never reached it
+    assert ask(openai_client(gw, token), content="slow").choices[0].message.content == "ok"
