@@ -126,13 +126,19 @@ def test_flags_show_in_show_status_and_report(bwrap, engine_env, tmp_path):
         assert not any(e.resolved for e in ar.evaluations())
         flagged = ar.events("patch_flagged")
     assert {tuple(sorted(e.data["stripped"])) for e in flagged} == {("pytest.ini", "tests/test_slug_spacing.py")}
-    show = CliRunner().invoke(main, ["show", "--run", str(run), "1"]).output
+    show, status, report = shown(run, 1, tmp_path)
     assert "patch touched pytest.ini, tests/test_slug_spacing.py (removed)" in show
-    status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
     assert status["flagged_patches"] == 3
+    assert "tests/test_slug_spacing.py" in report and "<h2>Flags</h2>" in report
+
+
+def shown(run, node: int, tmp_path) -> tuple[str, dict, str]:
+    """What `dgm show NODE`, `dgm status --json` and `dgm report` say of a run."""
+    show = CliRunner().invoke(main, ["show", "--run", str(run), str(node)]).output
+    status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
     report = tmp_path / "report.html"
     CliRunner().invoke(main, ["report", "--run", str(run), "--out", str(report)])
-    assert "tests/test_slug_spacing.py" in report.read_text() and "<h2>Flags</h2>" in report.read_text()
+    return show, status, report.read_text()
 
 
 TAMPER = {
@@ -177,10 +183,7 @@ def test_tampering_child_is_flagged_and_kept_from_parenthood(bwrap, engine_env, 
     assert child.status == ("valid" if allow else "invalid")
     if not allow:
         assert "tampered" in child.reason
-    show = CliRunner().invoke(main, ["show", "--run", str(run), "2"]).output
+    show, status, report = shown(run, 2, tmp_path)
     assert "TAMPERED: pytest's internals were replaced" in show
-    status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
     assert status["tampered"] == 1
-    report = tmp_path / "report.html"
-    CliRunner().invoke(main, ["report", "--run", str(run), "--out", str(report)])
-    assert "grading run tampered with (never resolved)" in report.read_text()
+    assert "grading run tampered with (never resolved)" in report
