@@ -440,7 +440,8 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     from .engine.engine import Engine, EngineError
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
-    from .executors import ExecutorError
+    from .engine.jobs import ExecutorError
+    from .executors import for_config
     from .gateway import GatewayError, UpstreamError, make_upstream
 
     if flags.get("stages"):
@@ -467,7 +468,11 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     progress = LiveProgress() if sys.stderr.isatty() else Progress()
     if stored:
         progress.note(f"resuming the run in {run_dir}")
-    engine = Engine(run_dir, config, upstream, backend, progress)
+    try:
+        executor = for_config(config)
+    except ExecutorError as exc:
+        raise click.ClickException(str(exc)) from exc
+    engine = Engine(run_dir, config, upstream, backend, progress, executor=executor)
 
     def on_signal(signum: int, _frame) -> None:
         name = signal.Signals(signum).name

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,3 +35,44 @@ def test_every_module_has_a_readme_line(package):
     assert modules, f"{package} has no modules"
     missing = [m for m in modules if f"`{m}`" not in readme]
     assert missing == [], f"{package}/README.md lacks a line for {missing}"
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Every module `path` imports, anywhere in it (function bodies and TYPE_CHECKING blocks too)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+            found |= {f"{base}.{node.module}"} if node.module else {f"{base}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def _unit(module: str) -> str:
+    """The package a module belongs to for this test: dgm's subpackages (and top-level modules)
+    one by one, the other top-level packages whole."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "dgm" and len(parts) > 1 else parts[0]
+
+
+def package_graph() -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "builtin" in path.relative_to(ROOT).parts:  # task repositories: data, not code
+                continue
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            for target in _imports(path, module):
+                if target.split(".")[0] in PACKAGES and _unit(module) != _unit(target):
+                    graph.add_edge(_unit(module), _unit(target))
+    return graph
+
+
+def test_no_two_packages_import_each_other():
+    graph = package_graph()
+    assert ("dgm.executors", "dgm.engine") in graph.edges  # executors implement the engine's job protocol
+    assert sorted(nx.simple_cycles(graph)) == []

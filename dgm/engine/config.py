@@ -80,7 +80,6 @@ class RunConfig:
         from ..benchmarks.loaders import parse_spec
 
         self._check_types()
-        from ..executors import EXECUTORS
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS
@@ -90,7 +89,6 @@ class RunConfig:
             (self.selector is None or self.selector in SELECTORS, "selector", f"one of {', '.join(SELECTORS)}"),
             (self.final_rule in RULES, "final_rule", f"one of {', '.join(RULES)}"),
             (self.workers >= 1, "workers", "at least 1"),
-            (self.executor in EXECUTORS, "executor", f"one of {', '.join(EXECUTORS)}"),
             (0 < self.alpha <= 1, "alpha", "in (0, 1]"),
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
             (self.children >= 1, "children", "at least 1"),

@@ -27,10 +27,10 @@ from archive.snapshots import scan
 
 from .. import agent_exec
 from ..benchmarks import Grader, load_suite
-from ..executors import EXECUTORS, EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
-from ..executors.local import EVIDENCE_LIMITS
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from . import evidence, work
+from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
+from .node import EVIDENCE_LIMITS
 from .config import RunConfig
 from .policies import POLICIES, Evaluate, Expand, InFlight
 from .scheduler import Scheduler
@@ -80,12 +80,13 @@ class Engine:
         upstream: Upstream,
         backend,
         progress: Progress | None = None,
-        executor: Executor | None = None,
+        *,
+        executor: Executor,
     ):
-        """`executor` runs the jobs (default: the one `config.executor` names, built from
-        the config: a local thread pool of `config.workers`, or a Ray cluster)."""
+        """`executor` runs the jobs (`dgm.executors.for_config(config)` builds the one the
+        config names: a local thread pool of `config.workers`, or a Ray cluster)."""
         self.run_dir = Path(run_dir)
-        self.executor = executor or EXECUTORS[config.executor].from_config(config)
+        self.executor = executor
         self.config = config
         self.upstream = upstream
         self.backend = backend

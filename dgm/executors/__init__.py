@@ -1,18 +1,13 @@
-"""Executors: where the engine's jobs run. One registry, name -> class; the CLI's
+"""Executors: where the engine's jobs run. They implement the engine's job protocol
+(`dgm.engine.jobs`) and import the engine, never the reverse: whoever starts a run picks
+one here (`for_config`) and hands it to the engine. One registry, name -> class; the CLI's
 `--executor` choices come from it. `ray` needs the optional extra (pip install dgm[ray])
 and imports Ray only when a run starts."""
 
 from __future__ import annotations
 
-from .base import (
-    EvaluateRequest,
-    Executor,
-    ExecutorError,
-    ExpandRequest,
-    Request,
-    RunEnv,
-    WorkerLost,
-)
+from ..engine.config import RunConfig
+from ..engine.jobs import Executor, ExecutorError
 from .local import LocalExecutor
 from .ray_executor import RayExecutor
 
@@ -21,15 +16,14 @@ EXECUTORS: dict[str, type] = {
     RayExecutor.name: RayExecutor,
 }
 
-__all__ = [
-    "EXECUTORS",
-    "EvaluateRequest",
-    "Executor",
-    "ExecutorError",
-    "ExpandRequest",
-    "LocalExecutor",
-    "RayExecutor",
-    "Request",
-    "RunEnv",
-    "WorkerLost",
-]
+
+def for_config(config: RunConfig) -> Executor:
+    """The executor `config.executor` names, built from the run's configuration."""
+    if config.executor not in EXECUTORS:
+        raise ExecutorError(
+            f"config: executor = {config.executor!r} is not valid; expected one of {', '.join(EXECUTORS)}"
+        )
+    return EXECUTORS[config.executor].from_config(config)
+
+
+__all__ = ["EXECUTORS", "LocalExecutor", "RayExecutor", "for_config"]

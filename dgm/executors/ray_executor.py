@@ -24,7 +24,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..engine import work
-from .base import ExecutorError, Request, RunEnv, WorkerLost
+from ..engine.jobs import ExecutorError, Request, RunEnv, WorkerLost
 from .ray_worker import WorkerSetup, probe, run_job
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ from sandbox import get_backend
 
 from ..benchmarks import Grader, load_suite
 from ..engine import work
-from .base import EvaluateRequest, ExpandRequest, Request
-from .local import job_dir, open_up, write_evidence
+from ..engine.jobs import EvaluateRequest, ExpandRequest, Request
+from ..engine.node import job_dir, open_up, write_evidence
 from .relay import Relay
 
 DEFAULT_CACHE = "/var/tmp/dgm-ray"

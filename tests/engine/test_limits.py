@@ -13,6 +13,7 @@ from dgm.cli import main
 from dgm.engine.config import LIMITS, RunConfig
 from dgm.engine.engine import Engine
 from dgm.engine.progress import Progress
+from dgm.executors import for_config
 from dgm.gateway import make_upstream
 from tests.engine.conftest import evolve_args
 
@@ -54,7 +55,7 @@ def run_with(tmp_path, engine_env, bwrap, mode, settings=None, **limit):
     ).validated()
     progress = AtStop()
     run = tmp_path / "run"
-    summary = Engine(run, cfg, make_upstream(cfg.fm), bwrap, progress).run()
+    summary = Engine(run, cfg, make_upstream(cfg.fm), bwrap, progress, executor=for_config(cfg)).run()
     with Archive.for_run(run) as ar:
         stored = ar.run_config()
         jobs = ar.jobs.counts()

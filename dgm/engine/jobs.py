@@ -1,23 +1,22 @@
-"""What an executor is: it runs the engine's jobs somewhere and hands back their outcomes
-as futures. The driver decides the jobs, prepares them as plain values (a snapshot named
-by its content hash, evidence as a tree, a gateway token) and alone records the results.
-Where the job runs (a thread here, a Ray task on another machine) is the executor's
-business; how a job is run is `dgm.engine.work`'s."""
+"""The job protocol the engine defines and executors implement: an executor runs the
+engine's jobs somewhere and hands back their outcomes as futures. The driver decides the
+jobs, prepares them as plain values (a snapshot named by its content hash, evidence as a
+tree, a gateway token) and alone records the results. Where a job runs (a thread here, a
+Ray task on another machine) is the executor's business; how a job is run is `work.py`'s,
+what it needs on its node `node.py`'s. Executors import the engine, never the reverse."""
 
 from __future__ import annotations
 
 import concurrent.futures
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from archive import Archive
 from archive.snapshots import ScannedTree
 
-if TYPE_CHECKING:
-    from archive import Archive
-
-    from ..engine import work
-    from ..engine.config import RunConfig
+from . import work
+from .config import RunConfig
 
 
 @dataclass(frozen=True)
