@@ -24,9 +24,10 @@ from pathlib import Path
 from archive import Archive
 
 WORDS = (
-    "self agent task repo patch test model tool prompt message result score node parent child "
-    "path file line edit apply run check value index count items config state error retry"
-).split()
+    "self", "agent", "task", "repo", "patch", "test", "model", "tool", "prompt", "message",
+    "result", "score", "node", "parent", "child", "path", "file", "line", "edit", "apply",
+    "run", "check", "value", "index", "count", "items", "config", "state", "error", "retry",
+)  # fmt: skip
 
 
 def source_line(rng: random.Random) -> str:

@@ -18,7 +18,6 @@ from archive import ArchiveError
 from sandbox import BACKENDS
 
 from . import __version__
-
 from .cli_common import backend_option, open_archive, repos_option, run_option
 
 
@@ -435,12 +434,12 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     again on the same RUN to continue after a stop or a crash."""
     from sandbox import SandboxError, get_backend
 
-    from .engine.config import ConfigError, auto_fm, load_file, resolve
     from .benchmarks import BenchmarkError
+    from .engine.config import ConfigError, auto_fm, load_file, resolve
     from .engine.engine import Engine, EngineError
+    from .engine.jobs import ExecutorError
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
-    from .engine.jobs import ExecutorError
     from .executors import for_config
     from .gateway import GatewayError, UpstreamError, make_upstream
 

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 from . import image, runner
-from .base import SessionTracker, SANDBOX_UID, Availability, Session, sessions_root, smoke_test, sweep_stale_sessions
+from .base import SANDBOX_UID, Availability, Session, SessionTracker, sessions_root, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable
 from .spec import SOCKET_PATH, ExecResult, SandboxSpec

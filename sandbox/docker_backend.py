@@ -17,13 +17,31 @@ import time
 from pathlib import Path
 
 from . import image
-from .base import SessionTracker, SANDBOX_UID, Availability, Session, smoke_test, sweep_stale_sessions
+from .base import SANDBOX_UID, Availability, Session, SessionTracker, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
 from .runner import POLL_S, LimitTracker, OutputCollector, Watch
 from .spec import SOCKET_PATH, ExecResult, SandboxSpec
 
 log = logging.getLogger(__name__)
+
+
+def remove_container(container) -> bool:
+    """Remove a sandbox container, whatever state it is in. One already gone is fine; one
+    the daemon will not remove is logged (it stays, and the next sweep tries again) and
+    anything else is raised."""
+    import requests
+    from docker.errors import APIError, NotFound
+
+    try:
+        container.remove(force=True)
+    except NotFound:
+        return False
+    except (APIError, requests.exceptions.RequestException) as exc:
+        log.warning("could not remove sandbox container %s: %s", container.short_id, exc)
+        return False
+    return True
+
 
 LABEL = "org.dgm.sandbox.owner"
 REAPER = """
@@ -68,11 +86,12 @@ class DockerBackend(SessionTracker):
     def client(self):
         if self._client is None:
             import docker
+            import requests
 
             try:
                 self._client = docker.from_env(timeout=120)
                 self._client.ping()
-            except Exception as exc:
+            except (docker.errors.DockerException, requests.exceptions.RequestException, OSError) as exc:
                 self._client = None
                 raise BackendUnavailable(
                     f"no docker daemon answers ({exc.__class__.__name__}): install docker.io and start "
@@ -105,8 +124,7 @@ class DockerBackend(SessionTracker):
         for container in self.client().containers.list(all=True, filters={"label": LABEL}):
             if not owner_alive(container.labels.get(LABEL, "?:0:0")):
                 log.info("removing stale sandbox container %s", container.short_id)
-                with contextlib.suppress(Exception):
-                    container.remove(force=True)
+                if remove_container(container):
                     removed += 1
         return removed
 
@@ -200,7 +218,7 @@ class DockerSession(Session):
             self._pump(sock, out, tracker)
         finally:
             sock.close()
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(OSError):  # the stream is done with either way
                 raw.close()
         if tracker.hits:
             self._kill_all()
@@ -252,5 +270,4 @@ class DockerSession(Session):
         self.api.exec_start(exec_id)
 
     def _teardown(self) -> None:
-        with contextlib.suppress(Exception):
-            self.container.remove(force=True)
+        remove_container(self.container)

@@ -14,7 +14,7 @@ import re
 import shutil
 
 from . import runner
-from .base import SessionTracker, Availability, Session
+from .base import Availability, Session, SessionTracker
 from .spec import ExecResult, Mount, SandboxSpec
 
 log = logging.getLogger(__name__)

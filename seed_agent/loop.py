@@ -30,7 +30,7 @@ class Trajectory:
 
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(path, "a")
+        self.fh = open(path, "a")  # noqa: SIM115 - held for the whole run, closed by close()
 
     def write(self, step: int, message: dict, **extra) -> None:
         self.fh.write(json.dumps({"step": step, "time": round(time.time(), 3), **message, **extra}) + "\n")

@@ -29,13 +29,13 @@ from .. import agent_exec
 from ..benchmarks import Grader, load_suite
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from . import evidence, work
+from .config import RunConfig
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
 from .node import EVIDENCE_LIMITS
-from .config import RunConfig
 from .policies import POLICIES, Evaluate, Expand, InFlight
+from .progress import Progress
 from .scheduler import Scheduler
 from .status import task_order
-from .progress import Progress
 from .view import View, ViewCache
 
 log = logging.getLogger(__name__)

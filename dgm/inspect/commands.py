@@ -188,7 +188,8 @@ def eval_cmd(
     recorded in RUN's archive under its own label."""
     from sandbox import get_backend
 
-    from ..benchmarks import BenchmarkError, load_suite, predictions as preds
+    from ..benchmarks import BenchmarkError, load_suite
+    from ..benchmarks import predictions as preds
     from ..engine.config import auto_fm
     from ..gateway import UpstreamError, make_upstream
     from . import transfer

@@ -130,9 +130,11 @@ def test_limits_are_enforced(tmp_path, limits, match):
 
 def test_oversized_file_error_names_it(tmp_path):
     src = write_tree(tmp_path / "src", {"small.txt": "x", "deep/huge.bin": b"\0" * 5000})
-    with Archive(tmp_path / "a.db", limits=SnapshotLimits(max_file_bytes=4096)) as ar:
-        with pytest.raises(SnapshotTooLargeError) as err:
-            ar.add_snapshot(src)
+    with (
+        Archive(tmp_path / "a.db", limits=SnapshotLimits(max_file_bytes=4096)) as ar,
+        pytest.raises(SnapshotTooLargeError) as err,
+    ):
+        ar.add_snapshot(src)
     assert err.value.path == "deep/huge.bin"
 
 

@@ -9,10 +9,9 @@ import dataclasses
 import pytest
 
 from dgm.benchmarks import BenchmarkError, load_suite
-from dgm.benchmarks.harness import HARNESSES, ExitCodeHarness, PytestHarness, harness_for
-from dgm.benchmarks.harness import canaries
+from dgm.benchmarks.harness import HARNESSES, ExitCodeHarness, PytestHarness, canaries, harness_for
 from dgm.benchmarks.harness.pytest_config import common_folder, locate
-from dgm.benchmarks.harness.pytest_harness import split_command, path_args
+from dgm.benchmarks.harness.pytest_harness import path_args, split_command
 
 KINDS = {
     "pytest.toml": ("[pytest]\naddopts = ['-q']\n", ".toml"),

@@ -4,7 +4,6 @@ finish, and nothing else happens after the stop."""
 
 from __future__ import annotations
 
-
 import pytest
 from click.testing import CliRunner
 

@@ -5,6 +5,7 @@ the processes of this cluster (its own temp dir), never other Ray instances."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -87,10 +88,8 @@ class LocalRayCluster:
     def stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for pid in _pids(f"DGM_TEST_RAY_CLUSTER={self.temp}"):
-                try:
+                with contextlib.suppress(ProcessLookupError):  # it ended by itself meanwhile
                     os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
             time.sleep(1)
 
 

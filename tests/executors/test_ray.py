@@ -12,9 +12,8 @@ import subprocess
 import time
 
 from archive import Archive
-from tests.engine.conftest import SCRIPT
+from tests.engine.conftest import SCRIPT, evolve_cmd
 from tests.engine.test_engine import archive_state
-from tests.engine.conftest import evolve_cmd
 from tests.reliability.conftest import sandbox_processes, start
 
 LIMITS = ("--seed", "7", "--workers", "1", "--max-expansions", "3", "--max-evals", "9")

@@ -49,6 +49,8 @@ def test_a_broken_hop_is_a_clear_502_for_the_agent():
     def broken(*request):
         raise ConnectionError("the driver is gone")
 
-    with Relay(broken) as relay:
-        with pytest.raises(openai.InternalServerError, match="could not reach the driver's: ConnectionError"):
-            ask(client(relay, "dgm-job-x"))
+    with (
+        Relay(broken) as relay,
+        pytest.raises(openai.InternalServerError, match="could not reach the driver's: ConnectionError"),
+    ):
+        ask(client(relay, "dgm-job-x"))
