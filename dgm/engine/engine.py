@@ -32,7 +32,7 @@ from . import evidence, work
 from .config import RunConfig
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
 from .node import EVIDENCE_LIMITS
-from .policies import POLICIES, Evaluate, Expand, InFlight
+from .policies import Evaluate, Expand, InFlight
 from .progress import Progress
 from .scheduler import Scheduler
 from .status import task_order
@@ -361,5 +361,3 @@ class Engine:
 
         return summary(archive, self.config, tasks, stop_reason=self.counters.stop_reason)
 
-
-POLICY_NAMES = tuple(POLICIES)

@@ -1,4 +1,5 @@
-"""What the gateway forwards to: the `Upstream` protocol, its error, and the registry.
+"""What the gateway forwards to: the `Upstream` protocol, its error, and request hashing
+(the registry of upstreams is `registry.py`).
 
 An upstream takes an OpenAI chat-completions request (a dict) and returns a complete
 `chat.completion` object (a dict, with `usage`). Streaming is the gateway's business."""

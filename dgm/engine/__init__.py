@@ -1,0 +1,1 @@
+"""The evolution loop (see README.md)."""
