@@ -2,11 +2,10 @@
 
 from .base import Availability, Backend, Session
 from .errors import BackendUnavailable, SandboxError, SessionClosed
-from .registry import AUTO_ORDER, BACKENDS, auto_backend, get_backend
+from .registry import BACKENDS, auto_backend, get_backend, isolating, register
 from .spec import SOCKET_PATH, ExecResult, Limits, Mount, SandboxSpec
 
 __all__ = [
-    "AUTO_ORDER",
     "BACKENDS",
     "Availability",
     "Backend",
@@ -21,4 +20,6 @@ __all__ = [
     "SessionClosed",
     "auto_backend",
     "get_backend",
+    "isolating",
+    "register",
 ]

@@ -36,6 +36,9 @@ class Availability:
 
 class Backend(Protocol):
     name: ClassVar[str]
+    # Whether it keeps agent code from the host (no network, no host files): isolating
+    # backends are picked automatically, in registry order, and must pass the attack suite.
+    isolating: ClassVar[bool]
 
     def availability(self) -> Availability: ...
 

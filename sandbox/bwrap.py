@@ -30,6 +30,7 @@ _ENTER = 'for f in $DGM_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec 
 
 class BwrapBackend(SessionTracker):
     name = "bwrap"
+    isolating = True
 
     def __init__(self, rootfs: Path | None = None):
         self.rootfs = Path(rootfs) if rootfs else None

@@ -77,6 +77,7 @@ def owner_alive(tag: str) -> bool:
 
 class DockerBackend(SessionTracker):
     name = "docker"
+    isolating = True
 
     def __init__(self, image_tag: str | None = None):
         self.image_tag = image_tag

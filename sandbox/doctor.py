@@ -7,7 +7,7 @@ import shutil
 from dataclasses import dataclass
 
 from .base import Availability
-from .registry import AUTO_ORDER, BACKENDS, get_backend
+from .registry import BACKENDS, get_backend
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ def diagnose(names: list[str] | None = None) -> list[Finding]:
     findings = []
     for name in names or list(BACKENDS):
         backend = get_backend(name)
-        findings.append(Finding(name, backend.availability(), name in AUTO_ORDER))
+        findings.append(Finding(name, backend.availability(), backend.isolating))
     return findings
 
 

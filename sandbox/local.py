@@ -23,6 +23,7 @@ WARNING = "the local sandbox backend isolates nothing: agent code runs with your
 
 class LocalBackend(SessionTracker):
     name = "local"
+    isolating = False
 
     def availability(self) -> Availability:
         ok = shutil.which("prlimit") is not None

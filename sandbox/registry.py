@@ -1,4 +1,6 @@
-"""One registry of sandbox backends: name -> class. The CLI's choices come from it."""
+"""One registry of sandbox backends: name -> class. The CLI's choices, the automatic pick,
+the doctor and the attack suite all come from it: a new backend is one module and one entry
+here (or `register`)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,20 @@ BACKENDS: dict[str, type[Backend]] = {
     BwrapBackend.name: BwrapBackend,
     LocalBackend.name: LocalBackend,
 }
-# Picked automatically in this order; `local` only ever by name.
-AUTO_ORDER = ("docker", "bwrap")
+
+
+def register(cls: type[Backend]) -> type[Backend]:
+    """Add a backend class (e.g. from a plugin) under its `name`."""
+    if cls.name in BACKENDS and BACKENDS[cls.name] is not cls:
+        raise SandboxError(f"a sandbox backend named {cls.name!r} is registered already")
+    BACKENDS[cls.name] = cls
+    return cls
+
+
+def isolating() -> tuple[str, ...]:
+    """The backends that isolate, in the order they are picked automatically; the others
+    (`local`) only ever by name."""
+    return tuple(name for name, cls in BACKENDS.items() if cls.isolating)
 
 
 def get_backend(name: str, **options) -> Backend:
@@ -26,9 +40,9 @@ def get_backend(name: str, **options) -> Backend:
 
 
 def auto_backend() -> Backend:
-    """The first backend of AUTO_ORDER that works here."""
+    """The first isolating backend that works here."""
     reasons = []
-    for name in AUTO_ORDER:
+    for name in isolating():
         backend = get_backend(name)
         availability = backend.availability()
         if availability.ok:

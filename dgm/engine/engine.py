@@ -360,4 +360,3 @@ class Engine:
         from .status import summary
 
         return summary(archive, self.config, tasks, stop_reason=self.counters.stop_reason)
-

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import SandboxSpec, get_backend
+from sandbox import BACKENDS, SandboxSpec, get_backend, isolating
 from tests.conftest import require
 
-ISOLATING = ["docker", "bwrap"]
+ISOLATING = list(isolating())  # every isolating backend registered: each must contain every attack
 ATTACKS = Path(__file__).parent / "attacks"
 
 
@@ -21,7 +21,7 @@ def backend(request, availability):
     return get_backend(request.param)
 
 
-@pytest.fixture(params=[*ISOLATING, "local"])
+@pytest.fixture(params=list(BACKENDS))
 def any_backend(request, availability):
     require(request.param, availability)
     return get_backend(request.param)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from dgm.cli import main
-from sandbox import BACKENDS, SandboxError, get_backend
+from sandbox import BACKENDS, SandboxError, get_backend, isolating
 from sandbox.image import apt_mirror
 
 
 def test_registry_names_the_three_backends():
     assert sorted(BACKENDS) == ["bwrap", "docker", "local"]
     assert all(get_backend(name).name == name for name in BACKENDS)
+    assert isolating() == ("docker", "bwrap")  # picked automatically in this order; local only by name
 
 
 def test_unknown_backend_is_a_clear_error():
@@ -30,11 +34,11 @@ def test_cli_backend_choices_come_from_the_registry():
 def test_doctor_names_both_isolating_backends_working(availability):
     result = CliRunner().invoke(main, ["sandbox", "doctor"])
     lines = result.output.splitlines()
-    for name in ("docker", "bwrap"):
+    for name in isolating():
         line = next(line for line in lines if line.startswith(name))
         if os.environ.get("CI"):
             assert "works" in line and "NOT WORKING" not in line, result.output
-    assert result.exit_code == (0 if any(availability(n).ok for n in ("docker", "bwrap")) else 1)
+    assert result.exit_code == (0 if any(availability(n).ok for n in isolating()) else 1)
 
 
 def test_sandbox_run_cli(availability, tmp_path):
@@ -63,3 +67,24 @@ def test_apt_mirror_is_read_from_sources(tmp_path, monkeypatch):
     (tmp_path / "sources.list").write_text("# nothing\n")
     with pytest.raises(SandboxError, match="--mirror"):
         apt_mirror(sources, tmp_path / "sources.list")
+
+
+def test_one_registry_entry_puts_a_backend_under_the_attack_suite_and_the_doctor(tmp_path):
+    """A plugin that registers a backend (tests/sandbox/dummy_backend.py) is all it takes:
+    the attack suite is collected for it and the doctor examines it."""
+    root = Path(__file__).resolve().parents[2]
+    collect = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.sandbox.dummy_backend", "--collect-only", "-q"]
+        + ["tests/sandbox/test_attacks.py", "-p", "no:cacheprovider"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    ids = collect.stdout.splitlines()
+    assert any("[dummy" in i for i in ids), collect.stdout[-2000:] + collect.stderr[-2000:]
+    per_backend = {name: sum(f"[{name}" in i for i in ids) for name in ("docker", "bwrap", "dummy")}
+    assert per_backend["dummy"] == per_backend["docker"] == per_backend["bwrap"] > 0  # every attack, for each
+    code = "import tests.sandbox.dummy_backend; from dgm.cli import main; main()"
+    doctor = subprocess.run([sys.executable, "-c", code, "sandbox", "doctor"], cwd=root, capture_output=True, text=True)
+    assert "dummy   NOT WORKING: the dummy backend runs nothing" in doctor.stdout, doctor.stdout + doctor.stderr
+    assert "dummy" not in BACKENDS  # registered in those processes only
