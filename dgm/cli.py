@@ -7,14 +7,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import os
-import signal
 import sys
 from pathlib import Path
 
 import click
 
-from archive import ArchiveError
 from sandbox import BACKENDS
 
 from . import __version__
@@ -432,84 +429,26 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     everything in RUN/archive.db. Stops at the first limit reached (--max-evals,
     --max-expansions, --budget-usd, --max-hours) or when nothing is left to do. Run it
     again on the same RUN to continue after a stop or a crash."""
-    from sandbox import SandboxError, get_backend
-
-    from .benchmarks import BenchmarkError
-    from .engine.config import ConfigError, auto_fm, load_file, resolve
-    from .engine.engine import Engine, EngineError
-    from .engine.jobs import ExecutorError
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
-    from .executors import for_config
-    from .gateway import GatewayError, UpstreamError, make_upstream
+    from .evolution import ERRORS, Evolution
 
-    if flags.get("stages"):
-        flags["stages"] = tuple(int(x) for x in flags["stages"].split(","))
-    stored = None
-    if (run_dir / "archive.db").exists():
-        with open_archive(run_dir) as archive:
-            stored = archive.run_config()
-    try:
-        config = resolve(load_file(config_file) if config_file else {}, flags, stored)
-        if config.fm == "auto":
-            config = dataclasses.replace(config, fm=auto_fm(dict(os.environ)))
-            click.echo(f"model upstream: {config.fm}", err=True)
-        if config.fm == "local":
-            _ensure_local_model()
-        upstream = make_upstream(config.fm)
-        backend = get_backend(config.backend)
-    except (ConfigError, UpstreamError, SandboxError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
-    available = backend.availability()
-    if not available.ok:
-        raise click.ClickException(f"sandbox backend {config.backend} does not work here: {available.detail}")
     logging.getLogger("dgm").setLevel(logging.INFO)
     progress = LiveProgress() if sys.stderr.isatty() else Progress()
-    if stored:
-        progress.note(f"resuming the run in {run_dir}")
     try:
-        executor = for_config(config)
-    except ExecutorError as exc:
+        evolution = Evolution.prepare(run_dir, flags, config_file, progress=progress, notify=_say)
+        with evolution.stop_on_signals():
+            result = evolution.run()
+    except ERRORS as exc:
         raise click.ClickException(str(exc)) from exc
-    engine = Engine(run_dir, config, upstream, backend, progress, executor=executor)
-
-    def on_signal(signum: int, _frame) -> None:
-        name = signal.Signals(signum).name
-        if engine.stop_request:
-            engine.request_stop(f"{name} received again: stopping now", force=True)
-        else:
-            progress.note(f"{name} received: finishing running jobs (again to stop at once)")
-            engine.request_stop(f"{name} received")
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        result = engine.run()
-    except (EngineError, ArchiveError, BenchmarkError, ExecutorError, GatewayError) as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        progress.close()
-    if engine.stop_request:
-        click.echo(f"stopped on request; resume with: dgm evolve --run {run_dir}", err=True)
+    if evolution.stopped_on_request:
+        _say(f"stopped on request; resume with: dgm evolve --run {run_dir}")
     for line in lines(result):
         click.echo(line)
 
 
-def _ensure_local_model() -> None:
-    from . import model
-
-    if model.llama_cpp_installed() and model.model_path().exists():
-        return
-    click.echo(
-        "no model endpoint configured (OPENAI_API_KEY, OPENAI_BASE_URL or DGM_FM_URL), so dgm uses its "
-        "embedded local model (offline and weak); installing it once: about 10 minutes",
-        err=True,
-    )
-    try:
-        model.install(lambda msg: click.echo(f"model install: {msg}", err=True))
-    except model.ModelInstallError as exc:
-        raise click.ClickException(str(exc)) from exc
+def _say(message: str) -> None:
+    click.echo(message, err=True)
 
 
 @main.command("status")
@@ -525,7 +464,7 @@ def status(run_dir: Path, as_json: bool) -> None:
         stored = archive.run_config()
         if stored is None:
             raise click.ClickException(f"{run_dir} holds no evolution run")
-        config = RunConfig(**{**stored, "stages": tuple(stored.get("stages", (10, 25)))})
+        config = RunConfig.from_stored(stored)
         try:
             tasks = task_order([t.id for t in load_suite(config.benchmark).tasks], config.seed)
         except BenchmarkError:

@@ -113,6 +113,11 @@ class RunConfig:
                 )
         return self
 
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> RunConfig:
+        """The configuration a run stored in its archive (`to_dict`'s form), as it was."""
+        return cls(**_coerce(stored, "the archive's run"))
+
     @property
     def selector_name(self) -> str:
         return self.selector or ("cmp_thompson" if self.mode == "hgm" else "score_child_prop")
@@ -129,8 +134,13 @@ def _coerce(values: dict[str, Any], source: str) -> dict[str, Any]:
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(FIELDS))}")
     out = dict(values)
+    if isinstance(out.get("stages"), str):  # the command line's "10,25"
+        out["stages"] = out["stages"].split(",")
     if "stages" in out:
-        out["stages"] = tuple(int(s) for s in out["stages"])
+        try:
+            out["stages"] = tuple(int(s) for s in out["stages"])
+        except (TypeError, ValueError):
+            raise ConfigError(f"{source}: stages = {values['stages']!r} is not valid; expected whole numbers") from None
     if isinstance(out.get("prices"), dict):
         out["prices"] = {str(m): tuple(p) if isinstance(p, list | tuple) else p for m, p in out["prices"].items()}
     return out

@@ -264,8 +264,7 @@ def report_cmd(run_dir: Path, out: Path) -> None:
 
     with open_archive(run_dir) as archive:
         data = _data(archive)
-        stored = archive.run_config() or {}
-        config = RunConfig(**{**stored, "stages": tuple(stored.get("stages", (10, 25)))})
+        config = RunConfig.from_stored(archive.run_config() or {})
         out.write_text(pages.report_page(archive, data, config))
     click.echo(f"wrote {out}")
 
