@@ -318,11 +318,31 @@ def _parse_prices(ctx, param, values: tuple[str, ...]) -> dict[str, tuple[float,
     return prices or None
 
 
+def _described(registry: dict) -> str:
+    """'name: summary; ...' of a registry's entries (what --help says of each choice)."""
+    return "; ".join(f"{getattr(cls, 'usage', name)}: {cls.summary}" for name, cls in registry.items())
+
+
 def _evolve_options(fn):
+    from .engine.config import RunConfig
     from .engine.final import RULES
     from .engine.policies import POLICIES
     from .engine.selectors import SELECTORS
     from .executors import EXECUTORS
+    from .gateway import UPSTREAMS
+
+    defaults = RunConfig()
+
+    def setting(flag: str, help: str, name: str | None = None, **kw):
+        """An option for the RunConfig field `name`, its default shown as RunConfig has it."""
+        name = name or flag.split("/")[0].removeprefix("--").replace("-", "_")
+        value = getattr(defaults, name)
+        if isinstance(value, bool):
+            shown = "yes" if value else "no"
+        else:
+            shown = ",".join(map(str, value)) if isinstance(value, tuple) else value
+        suffix = f" [{shown}]" if value not in (None, {}) else ""
+        return click.option(flag, name, help=help + suffix, **kw)
 
     options = [
         click.option(
@@ -331,48 +351,38 @@ def _evolve_options(fn):
             type=click.Path(dir_okay=False, exists=True, path_type=Path),
             help="A dgm.toml file ([evolve] table); flags override it.",
         ),
-        click.option(
+        setting(
             "--fm",
-            help="Model upstream: auto, openai[:URL], local, scripted:FILE or replay:RUN_DIR. "
-            "auto: DGM_FM_URL, else OPENAI_BASE_URL/OPENAI_API_KEY, else the embedded local model. [auto]",
+            "Model upstream, NAME[:ARG]. auto: DGM_FM_URL, else OPENAI_BASE_URL/OPENAI_API_KEY, else the embedded "
+            f"local model; {_described(UPSTREAMS)}.",
         ),
-        click.option("--model", help="Model name at the upstream (default: the upstream's first)."),
-        click.option("--benchmark", metavar="SUITE[:split]", help="Suite the agents evolve on. [builtin:dev]"),
-        click.option(
-            "--mode",
-            type=click.Choice(sorted(POLICIES)),
-            help="hgm (asynchronous, CMP) or dgm (generations, staged evaluation). [hgm]",
-        ),
-        click.option(
+        setting("--model", "Model name at the upstream (default: the upstream's first)."),
+        setting("--benchmark", "Suite the agents evolve on.", metavar="SUITE[:split]"),
+        setting("--mode", f"Search policy: {_described(POLICIES)}.", type=click.Choice(sorted(POLICIES))),
+        setting(
             "--selector",
+            f"Parent selector. [{POLICIES['hgm']().selector.name} for hgm, {POLICIES['dgm']().selector.name} for dgm]",
             type=click.Choice(sorted(SELECTORS)),
-            help="Parent selector. [cmp_thompson for hgm, score_child_prop for dgm]",
         ),
-        click.option("--alpha", type=float, help="hgm: expand when evals ** alpha >= nodes - 1 + pending. [0.6]"),
-        click.option("--cooldown", type=float, help="Fraction of --max-evals at the end spent without expanding. [0]"),
-        click.option("--children", type=int, help="dgm: children per generation. [4]"),
-        click.option("--stages", help="dgm: staged evaluation sizes, comma-separated, before the full set. [10,25]"),
-        click.option("--threshold", type=float, help="dgm: resolve rate needed to pass a stage. [0.4]"),
-        click.option(
-            "--final-rule", type=click.Choice(sorted(RULES)), help="How the final agent is chosen. [quantile]"
-        ),
-        click.option("--workers", type=int, help="Jobs run at once (on a Ray cluster: cluster-wide). [2]"),
-        click.option(
-            "--executor",
-            type=click.Choice(sorted(EXECUTORS)),
-            help="Where jobs run: local (a thread pool on this machine) or ray (a Ray cluster). [local]",
-        ),
-        click.option(
+        setting("--alpha", "hgm: expand when evals ** alpha >= nodes - 1 + pending.", type=float),
+        setting("--cooldown", "Fraction of --max-evals at the end spent without expanding.", type=float),
+        setting("--children", "dgm: children per generation.", type=int),
+        setting("--stages", "dgm: staged evaluation sizes, comma-separated, before the full set."),
+        setting("--threshold", "dgm: resolve rate needed to pass a stage.", type=float),
+        setting("--final-rule", "How the final agent is chosen.", type=click.Choice(sorted(RULES))),
+        setting("--workers", "Jobs run at once (on a Ray cluster: cluster-wide).", type=int),
+        setting("--executor", f"Where jobs run: {_described(EXECUTORS)}.", type=click.Choice(sorted(EXECUTORS))),
+        setting(
             "--ray-address",
+            "With --executor ray: the cluster to join, HOST:PORT. [RAY_ADDRESS, else the one on this machine]",
             metavar="ADDR",
-            help="With --executor ray: the cluster to join, HOST:PORT. [RAY_ADDRESS, else the one on this machine]",
         ),
-        click.option("--max-evals", type=int, help="Stop after this many task evaluations. [200]"),
-        click.option("--max-expansions", type=int, help="Stop expanding after this many children."),
-        click.option(
+        setting("--max-evals", "Stop after this many task evaluations.", type=int),
+        setting("--max-expansions", "Stop expanding after this many children.", type=int),
+        setting(
             "--budget-usd",
+            "Stop when the model calls have cost this much (the model needs a price: genai-prices or --price).",
             type=float,
-            help="Stop when the model calls have cost this much (the model needs a price: genai-prices or --price).",
         ),
         click.option(
             "--price",
@@ -383,34 +393,27 @@ def _evolve_options(fn):
             help="A model's price in dollars per million prompt (IN) and completion (OUT) tokens, over the "
             "genai-prices table and dgm.toml's [prices] (repeatable).",
         ),
-        click.option(
-            "--max-call-tokens",
-            type=int,
-            help="Completion tokens one model call may ask for; the gateway clamps max_tokens to it. [16384]",
-        ),
-        click.option("--max-hours", type=float, help="Stop after this many hours of this process."),
-        click.option("--job-tokens", type=int, help="Model tokens one job may spend. [400000]"),
-        click.option("--backend", type=click.Choice(sorted(BACKENDS)), help="Sandbox backend. [bwrap]"),
-        click.option("--seed", type=int, help="Seed of every random choice. [0]"),
-        click.option("--fm-attempts", type=int, help="Tries of one model call before the agent gets the error. [5]"),
-        click.option("--fm-timeout", "fm_timeout_s", type=float, help="Seconds one model call may take. [300]"),
-        click.option(
+        setting("--max-call-tokens", "Completion tokens one model call may ask for (the gateway's clamp).", type=int),
+        setting("--max-hours", "Stop after this many hours of this process.", type=float),
+        setting("--job-tokens", "Model tokens one job may spend.", type=int),
+        setting("--backend", "Sandbox backend.", type=click.Choice(sorted(BACKENDS))),
+        setting("--seed", "Seed of every random choice.", type=int),
+        setting("--fm-attempts", "Tries of one model call before the agent gets the error.", type=int),
+        setting("--fm-timeout", "Seconds one model call may take.", "fm_timeout_s", type=float),
+        setting(
             "--fm-backoff",
+            "First wait between tries of a model call, doubling with jitter.",
             "fm_backoff_s",
             type=float,
-            help="First wait between tries of a model call, doubling with jitter. [1]",
         ),
-        click.option("--solve-timeout", "solve_timeout_s", type=float, help="Seconds an agent may spend on a task."),
-        click.option(
+        setting("--solve-timeout", "Seconds an agent may spend on a task.", "solve_timeout_s", type=float),
+        setting(
+            "--improve-timeout", "Seconds a meta agent may spend improving itself.", "improve_timeout_s", type=float
+        ),
+        setting(
             "--tampered-parents/--no-tampered-parents",
+            "Let an agent whose grading run showed tampering (verdict 'tampered') still become a parent.",
             default=None,
-            help="Let an agent whose grading run showed tampering (verdict 'tampered') still become a parent. [no]",
-        ),
-        click.option(
-            "--improve-timeout",
-            "improve_timeout_s",
-            type=float,
-            help="Seconds a meta agent may spend improving itself.",
         ),
     ]
     for option in reversed(options):

@@ -67,6 +67,7 @@ class Executor(Protocol):
     EvaluateRequest, or raises (WorkerLost when the worker died)."""
 
     name: str
+    summary: str  # one line for --help
 
     def start(self, env: RunEnv) -> None: ...
 

@@ -52,6 +52,7 @@ class Allowance:
 
 class Policy(Protocol):
     name: ClassVar[str]
+    summary: ClassVar[str]  # one line for --help
 
     def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
         """The next job, or None to wait for in-flight work (or when nothing is left)."""
@@ -66,6 +67,7 @@ def _open_tasks(view: View, node: int, flight: InFlight, limit: int | None = Non
 @dataclass
 class HGMPolicy:
     name: ClassVar[str] = "hgm"
+    summary: ClassVar[str] = "asynchronous, parents by clade metaproductivity (HGM)"
     alpha: float = 0.6
     selector: Selector = field(default_factory=lambda: make_selector("cmp_thompson"))
 
@@ -112,6 +114,7 @@ class DGMPolicy:
     the full set only for nodes within `top_margin` of the best rate at that stage."""
 
     name: ClassVar[str] = "dgm"
+    summary: ClassVar[str] = "generations of children, staged evaluation (DGM)"
     children: int = 4
     stages: tuple[int, ...] = (10, 25)
     threshold: float = 0.4

@@ -13,6 +13,7 @@ from ..engine.node import code_cache, job_dir, write_evidence
 
 class LocalExecutor:
     name = "local"
+    summary = "a thread pool on this machine"
 
     def __init__(self, workers: int = 2):
         self.workers = workers

@@ -75,6 +75,7 @@ def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
 
 class RayExecutor:
     name = "ray"
+    summary = "a Ray cluster (pip install dgm[ray])"
 
     def __init__(self, address: str | None = None, workers: int = 2, cache_root: str | None = None):
         """`address`: the cluster (default RAY_ADDRESS, else the one running on this machine);

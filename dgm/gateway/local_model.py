@@ -19,6 +19,8 @@ N_CTX = 8192
 
 class LocalUpstream:
     name: ClassVar[str] = "local"
+    usage: ClassVar[str] = "local[:GGUF_PATH]"
+    summary: ClassVar[str] = "the embedded model: offline and weak"
     free: ClassVar[bool] = True  # the embedded model runs here
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None):

@@ -11,6 +11,8 @@ from .upstream import UpstreamError
 
 class OpenAIUpstream:
     name: ClassVar[str] = "openai"
+    usage: ClassVar[str] = "openai[:BASE_URL]"
+    summary: ClassVar[str] = "any OpenAI-compatible endpoint (key from OPENAI_API_KEY)"
     free: ClassVar[bool] = False  # priced: --price, dgm.toml, genai-prices
 
     def __init__(

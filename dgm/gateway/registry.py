@@ -1,10 +1,5 @@
-"""One registry of upstreams: name -> class. `--fm NAME[:ARG]` picks one.
-
-openai[:BASE_URL]   any OpenAI-compatible endpoint (key from OPENAI_API_KEY)
-local[:GGUF_PATH]   the embedded model: offline and weak
-scripted:FILE       the SCRIPTED test double: deterministic replies from a script
-replay:RUN_DIR      the replies recorded in a run's archive
-"""
+"""One registry of upstreams: name -> class. `--fm NAME[:ARG]` picks one; each class says
+how it is named (`usage`) and what it is (`summary`), which is what --help shows."""
 
 from __future__ import annotations
 

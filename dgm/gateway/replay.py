@@ -16,6 +16,8 @@ from .upstream import UpstreamError, request_hash
 
 class ReplayUpstream:
     name: ClassVar[str] = "replay"
+    usage: ClassVar[str] = "replay:RUN_DIR"
+    summary: ClassVar[str] = "the replies recorded in a run's archive"
     free: ClassVar[bool] = True  # the replies were paid for when recorded
 
     def __init__(self, run_dir: str | Path):

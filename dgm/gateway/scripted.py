@@ -39,6 +39,8 @@ def _text(message: dict[str, Any]) -> str:
 
 class ScriptedUpstream:
     name: ClassVar[str] = "scripted"
+    usage: ClassVar[str] = "scripted:FILE"
+    summary: ClassVar[str] = "the SCRIPTED test double: replies from a script"
     free: ClassVar[bool] = True  # a test double
 
     def __init__(self, script: dict[str, Any] | str | Path):

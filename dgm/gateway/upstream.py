@@ -43,6 +43,8 @@ class UpstreamError(Exception):
 
 class Upstream(Protocol):
     name: ClassVar[str]
+    usage: ClassVar[str]  # how --fm names it, e.g. "openai[:BASE_URL]"
+    summary: ClassVar[str]  # one line for --help
     free: ClassVar[bool]  # True: its calls cost nothing (no price is looked up for its models)
     tool_calling: bool  # False: tool calls are unreliable here, agents should use the text protocol
     note: str  # one line a user sees next to the model, e.g. "offline and weak"

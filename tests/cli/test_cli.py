@@ -101,3 +101,20 @@ def test_every_command_and_option_has_help():
             if isinstance(param, click.Option) and not (param.help or "").strip():
                 missing.append(f"option {param.opts[0]} of '{path}'")
     assert missing == []
+
+
+def test_evolve_help_comes_from_the_registries_and_the_config_defaults():
+    """Every choice --help describes is a registry entry, and every default it shows is
+    RunConfig's own (no copy to go stale)."""
+    from dgm.engine.config import RunConfig
+    from dgm.engine.policies import POLICIES
+    from dgm.executors import EXECUTORS
+    from dgm.gateway import UPSTREAMS
+
+    text = " ".join(CliRunner().invoke(main, ["evolve", "--help"], terminal_width=2000).output.split())
+    for registry in (POLICIES, EXECUTORS, UPSTREAMS):
+        for name, cls in registry.items():
+            assert f"{getattr(cls, 'usage', name)}: {cls.summary}" in text
+    defaults = RunConfig()
+    assert f"Stop after this many task evaluations. [{defaults.max_evals}]" in text
+    assert f"[{','.join(map(str, defaults.stages))}]" in text and f"[{defaults.backend}]" in text
