@@ -28,7 +28,7 @@ def archive_state(run):
         return nodes, evals
 
 
-def scripted_run(tmp_path_factory, availability, name, *flags):
+def made_run(tmp_path_factory, availability, name, *flags):
     """One real run (made once per module, read by several tests): its folder and output."""
     require("bwrap", availability)
     root = tmp_path_factory.mktemp(name)
@@ -43,7 +43,7 @@ def scripted_run(tmp_path_factory, availability, name, *flags):
 
 @pytest.fixture(scope="module")
 def hgm_run(tmp_path_factory, availability):
-    return scripted_run(
+    return made_run(
         tmp_path_factory, availability, "hgm", "--mode", "hgm", "--max-expansions", "6", "--max-evals", "21"
     )
 
@@ -119,7 +119,7 @@ def test_a_child_records_the_diagnosis_it_came_from(hgm_run):
 
 @pytest.fixture(scope="module")
 def dgm_run(tmp_path_factory, availability):
-    return scripted_run(
+    return made_run(
         tmp_path_factory,
         availability,
         "dgm",
