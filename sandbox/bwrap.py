@@ -164,21 +164,11 @@ class BwrapSession(Session):
             **({"DGM_FM_SOCKET": SOCKET_PATH} if self.spec.socket else {}),
             **env,
         }
-        rlimits = [
-            f"--cpu={int(limits.cpu_s)}:{int(limits.cpu_s) + 1}",
-            f"--fsize={limits.disk_mb * 2**20}",
-            "--core=0",
-        ]
-        if self.cgroup is None:
-            rlimits.append(f"--as={limits.memory_mb * 2**20}")
-        prefix = ["prlimit", *rlimits, "--"]
+        prefix = runner.prlimit(limits, address_space=self.cgroup is None, nproc=self.slot is not None)
         host_env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
         if self.slot:
-            rlimits.append(f"--nproc={limits.pids}")
             prefix = [
-                "prlimit",
-                *rlimits,
-                "--",
+                *prefix,
                 "setpriv",
                 f"--reuid={self.slot.uid}",
                 f"--regid={self.slot.uid}",

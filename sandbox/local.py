@@ -55,14 +55,7 @@ class LocalSession(Session):
         self, argv: list[str], timeout: float, stdin: bytes | None, env: dict[str, str], workdir: str
     ) -> ExecResult:
         limits = self.spec.limits
-        prefix = [
-            "prlimit",
-            f"--cpu={int(limits.cpu_s)}:{int(limits.cpu_s) + 1}",
-            f"--fsize={limits.disk_mb * 2**20}",
-            f"--as={limits.memory_mb * 2**20}",
-            "--core=0",
-            "--",
-        ]
+        prefix = runner.prlimit(limits)
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.scratch.tmp),

@@ -56,6 +56,22 @@ class Watch:
     disk_enforced: bool = True  # False: nothing stops writes at the cap, so the watchdog kills
 
 
+def prlimit(limits: Limits, *, address_space: bool = True, nproc: bool = False) -> list[str]:
+    """`prlimit ... --`: CPU seconds, file size and no core dumps; the address space unless a
+    cgroup caps memory instead; the process count where the sandbox has a uid of its own."""
+    args = [
+        "prlimit",
+        f"--cpu={int(limits.cpu_s)}:{int(limits.cpu_s) + 1}",
+        f"--fsize={limits.disk_mb * 2**20}",
+        "--core=0",
+    ]
+    if address_space:
+        args.append(f"--as={limits.memory_mb * 2**20}")
+    if nproc:
+        args.append(f"--nproc={limits.pids}")
+    return [*args, "--"]
+
+
 class LimitTracker:
     """Counters at the start of a command, watchdog checks while it runs, and the verdict."""
 

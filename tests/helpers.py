@@ -5,6 +5,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# The agent's tool call that fixes the built-in task text-slug-separators (runs of spaces
+# become one separator).
+SLUG_FIX = {
+    "name": "edit",
+    "arguments": {
+        "command": "str_replace",
+        "path": "textkit/slug.py",
+        "old_str": 'r"\\s", separator',
+        "new_str": 'r"\\s+", separator',
+    },
+}
+
 
 def write_tree(root: Path, files: dict[str, bytes | str | None], modes: dict[str, int] | None = None) -> Path:
     """Make a tree: value None means an (empty) directory; modes applied afterwards."""

@@ -78,19 +78,38 @@ def test_clade_of_root_pools_everything(archive: Archive, snap):
     assert cs.n_nodes == len(parents)
 
 
-def test_lineage_descendants_and_graph(archive: Archive, snap):
+@pytest.fixture
+def small_tree(archive: Archive, snap):
+    """root -> a -> b, and root -> c: the ids of root, a, b, c."""
     root = archive.add_node(None, snap, "valid")
     a = archive.add_node(root.id, snap)
     b = archive.add_node(a.id, snap)
     c = archive.add_node(root.id, snap)
-    assert [n.id for n in archive.lineage(b.id)] == [root.id, a.id, b.id]
-    assert archive.descendants(root.id) == [a.id, b.id, c.id]
-    assert archive.descendants(a.id) == [b.id]
-    assert archive.descendants(b.id) == []
-    assert [n.id for n in archive.children(root.id)] == [a.id, c.id]
+    return root.id, a.id, b.id, c.id
+
+
+def test_lineage_runs_from_the_root_to_the_node(archive: Archive, small_tree):
+    root, a, b, _ = small_tree
+    assert [n.id for n in archive.lineage(b)] == [root, a, b]
+
+
+def test_descendants_are_the_whole_subtree(archive: Archive, small_tree):
+    root, a, b, c = small_tree
+    assert archive.descendants(root) == [a, b, c]
+    assert archive.descendants(a) == [b]
+    assert archive.descendants(b) == []
+
+
+def test_children_are_only_the_direct_ones(archive: Archive, small_tree):
+    root, a, _, c = small_tree
+    assert [n.id for n in archive.children(root)] == [a, c]
+
+
+def test_tree_graph_has_every_edge_and_the_node_attributes(archive: Archive, small_tree, snap):
+    root, a, b, c = small_tree
     g = archive.tree()
-    assert set(g.edges) == {(root.id, a.id), (a.id, b.id), (root.id, c.id)}
-    assert g.nodes[root.id]["status"] == "valid" and g.nodes[b.id]["snapshot"] == snap
+    assert set(g.edges) == {(root, a), (a, b), (root, c)}
+    assert g.nodes[root]["status"] == "valid" and g.nodes[b]["snapshot"] == snap
 
 
 def test_add_node_with_unknown_parent_or_snapshot_fails_cleanly(archive: Archive, snap):

@@ -12,6 +12,7 @@ from dgm.benchmarks import load_suite
 from dgm.benchmarks.evaluate import evaluate
 from dgm.gateway import Gateway
 from dgm.gateway.scripted import ScriptedUpstream
+from tests.helpers import SLUG_FIX
 
 
 @pytest.fixture
@@ -110,18 +111,9 @@ def test_agent_phase_sees_neither_hidden_tests_nor_reference(bwrap, grader, slug
 
 
 def test_evaluate_grades_what_the_agent_changed(bwrap, grader, slug_task, tmp_path):
-    fix = {
-        "name": "edit",
-        "arguments": {
-            "command": "str_replace",
-            "path": "textkit/slug.py",
-            "old_str": 'r"\\s", separator',
-            "new_str": 'r"\\s+", separator',
-        },
-    }
     script = {
         "rules": [
-            {"when": {"turn": 0}, "reply": {"tool_calls": [fix]}},
+            {"when": {"turn": 0}, "reply": {"tool_calls": [SLUG_FIX]}},
             {"when": {"turn": 1}, "reply": {"content": "fixed"}},
         ]
     }

@@ -3,15 +3,9 @@ once for the inspection-command tests, which only read it (or copy it first)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
-from click.testing import CliRunner
 
-from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
-from dgm.cli import main
-from tests.engine.conftest import SCRIPT, TASKS, evolve_args
+from tests.engine.conftest import evolve_ok, make_engine_env
 
 
 @pytest.fixture(scope="session")
@@ -21,27 +15,7 @@ def scripted_run(tmp_path_factory, availability):
     require("bwrap", availability)
     root = tmp_path_factory.mktemp("inspect")
     root.chmod(0o755)
-    tasks = root / "tasks"
-    for task in TASKS:
-        shutil.copytree(BUILTIN_DIR / task, tasks / task)
-    script = root / "script.json"
-    script.write_text(json.dumps(SCRIPT))
+    tasks, script = make_engine_env(root)
     run = root / "run"
-    result = CliRunner().invoke(
-        main,
-        evolve_args(
-            run,
-            tasks,
-            f"scripted:{script}",
-            "--max-expansions",
-            "4",
-            "--max-evals",
-            "15",
-            "--workers",
-            "2",
-            "--seed",
-            "3",
-        ),
-    )
-    assert result.exit_code == 0, result.output
+    evolve_ok(run, tasks, script, "--max-expansions", "4", "--max-evals", "15", "--workers", "2", "--seed", "3")
     return run, script

@@ -21,24 +21,40 @@ def cli(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def test_tree_text_dot_svg(scripted_run):
+def test_tree_as_text(scripted_run):
     run, _ = scripted_run
     text = cli("tree", "--run", run)
     assert text.exit_code == 0
     assert text.output.splitlines()[0].startswith("1  1/3 [") and "├── 2" in text.output
+
+
+def test_tree_as_dot(scripted_run):
+    run, _ = scripted_run
     dot = cli("tree", "--run", run, "--format", "dot").output
     assert dot.startswith("digraph dgm {") and "n1 -> n2" in dot
+
+
+def test_tree_as_svg(scripted_run):
+    run, _ = scripted_run
     svg = cli("tree", "--run", run, "--format", "svg").output
     assert svg.startswith("<svg") and svg.count("<rect") == 5
 
 
-def test_show_diff_best(scripted_run):
+def test_show_gives_parent_diagnosis_and_score(scripted_run):
     run, _ = scripted_run
     show = cli("show", "--run", run, "2")
     assert show.exit_code == 0 and "parent       1" in show.output and "the agent gave up" in show.output
     assert "1/3" in show.output
+
+
+def test_diff_shows_the_meta_agents_edit(scripted_run):
+    run, _ = scripted_run
     diff = cli("diff", "--run", run, "1", "2")
     assert "+Read the code the issue is about" in diff.output
+
+
+def test_best_by_lcb_names_a_node_and_its_score(scripted_run):
+    run, _ = scripted_run
     best = cli("best", "--run", run, "--rule", "lcb")
     assert best.exit_code == 0 and best.output.startswith("node ") and "1/3" in best.output
 
@@ -66,53 +82,102 @@ def test_error_cases_are_clear(scripted_run, tmp_path, args, message):
     assert "Traceback" not in result.output
 
 
-def test_export_formats_and_the_exported_agent_runs_alone(scripted_run, tmp_path, bwrap):
-    run, script = scripted_run
-    tmp_path.chmod(0o755)
+def test_export_as_a_directory_with_a_readme_of_its_lineage(scripted_run, tmp_path):
+    run, _ = scripted_run
     out = tmp_path / "agent"
     assert cli("export", "--run", run, "best", "--out", out).exit_code == 0
     readme = (out / "README.md").read_text()
     assert "## Lineage" in readme and "resolved" in readme and '"mode": "hgm"' in readme
+
+
+def test_export_as_a_tarball(scripted_run, tmp_path):
+    run, _ = scripted_run
     assert cli("export", "--run", run, "2", "--out", tmp_path / "a.tar.gz", "--format", "tar").exit_code == 0
     with tarfile.open(tmp_path / "a.tar.gz") as tar:
         assert "dgm-node-2/seed_agent/__main__.py" in tar.getnames()
+
+
+def test_export_as_a_patch_series(scripted_run, tmp_path):
+    run, _ = scripted_run
     series = tmp_path / "series"
     assert cli("export", "--run", run, "2", "--out", series, "--format", "patches").exit_code == 0
     assert (series / "0001-node-2.patch").read_text().startswith("diff --git")
-    # the exported directory alone: check, then solve a task through a gateway
+
+
+@pytest.fixture
+def exported_alone(scripted_run, tmp_path):
+    """The best agent exported, then copied on its own (nothing of the run beside it)."""
+    run, _ = scripted_run
+    tmp_path.chmod(0o755)
+    out = tmp_path / "agent"
+    assert cli("export", "--run", run, "best", "--out", out).exit_code == 0
     shutil.copytree(out, tmp_path / "alone")
-    assert agent_exec.check(bwrap, tmp_path / "alone").exit_code == 0
+    return tmp_path / "alone"
+
+
+def test_an_exported_agent_alone_passes_its_check(exported_alone, bwrap):
+    assert agent_exec.check(bwrap, exported_alone).exit_code == 0
+
+
+def test_an_exported_agent_alone_solves_through_a_gateway(exported_alone, bwrap, tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "f.py").write_text("x = 1\n")
     with Gateway(ScriptedUpstream(SCRIPT)) as gateway:
         access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
         task = {"id": "t", "statement": "nothing to do"}
-        run_result = agent_exec.solve(bwrap, tmp_path / "alone", task, repo, tmp_path / "job", access)
+        run_result = agent_exec.solve(bwrap, exported_alone, task, repo, tmp_path / "job", access)
     assert run_result.result.exit_code == 0, run_result.result.stderr
     assert json.loads((run_result.out / "solve.json").read_text())["status"] == "done"
 
 
-def test_transfer_eval_is_recorded_and_shown(scripted_run, tmp_path):
+@pytest.fixture(scope="module")
+def transfer(scripted_run, tmp_path_factory):
+    """`dgm eval` of the best agent on another benchmark and model, run once on a copy of the
+    run: the copy, the eval's arguments, its predictions file and its output."""
     run, script = scripted_run
-    copy = tmp_path / "run"
+    root = tmp_path_factory.mktemp("transfer")
+    copy = root / "run"
     shutil.copytree(run, copy)
-    preds = tmp_path / "preds.jsonl"
-    transfer = ("eval", "--run", copy, "best", "--benchmark", "builtin:test", "--model", "other-model")
-    transfer += ("--fm", f"scripted:{script}")
-    result = cli(*transfer, "--predictions", preds)
+    args = ("eval", "--run", copy, "best", "--benchmark", "builtin:test", "--model", "other-model")
+    args += ("--fm", f"scripted:{script}")
+    preds = root / "preds.jsonl"
+    result = cli(*args, "--predictions", preds)
     assert result.exit_code == 0, result.output
-    assert "on builtin:test@other-model: 0/12 resolved" in result.output
-    with Archive.for_run(copy) as ar:
-        calls = [c for c in ar.fm_calls() if c.model == "other-model"]
-        assert calls and {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
-    assert len(preds.read_text().splitlines()) == 12
-    assert "builtin:test@other-model" in cli("show", "--run", copy, "best").output
-    again = cli(*transfer)
-    assert "0/12 resolved (12 tasks were recorded before)" in again.output  # resumable, nothing redone
-    report = tmp_path / "report.html"
-    assert cli("report", "--run", copy, "--out", report).exit_code == 0
-    assert "builtin:test@other-model" in report.read_text()
+    return copy, args, preds, result.output
+
+
+class TestTransferEval:
+    """A transfer eval is recorded, shown and resumable."""
+
+    def test_it_prints_the_score_on_the_new_benchmark(self, transfer):
+        *_, out = transfer
+        assert "on builtin:test@other-model: 0/12 resolved" in out
+
+    def test_its_model_calls_and_evaluations_are_recorded(self, transfer):
+        copy, *_ = transfer
+        with Archive.for_run(copy) as ar:
+            calls = [c for c in ar.fm_calls() if c.model == "other-model"]
+            assert calls and {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
+
+    def test_it_writes_one_prediction_per_task(self, transfer):
+        _, _, preds, _ = transfer
+        assert len(preds.read_text().splitlines()) == 12
+
+    def test_show_names_it(self, transfer):
+        copy, *_ = transfer
+        assert "builtin:test@other-model" in cli("show", "--run", copy, "best").output
+
+    def test_the_report_names_it(self, transfer, tmp_path):
+        copy, *_ = transfer
+        report = tmp_path / "report.html"
+        assert cli("report", "--run", copy, "--out", report).exit_code == 0
+        assert "builtin:test@other-model" in report.read_text()
+
+    def test_run_again_it_resumes_and_redoes_nothing(self, transfer):
+        _, args, _, _ = transfer
+        again = cli(*args)
+        assert "0/12 resolved (12 tasks were recorded before)" in again.output
 
 
 def test_eval_of_an_exported_agent_directory(scripted_run, tmp_path):

@@ -9,20 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
+from dgm.cli import main
+from tests.helpers import SLUG_FIX
 
 TASKS = ("text-slug-separators", "app-pagination-page-count", "algo-interval-touching")
 
-SLUG_FIX = {
-    "name": "edit",
-    "arguments": {
-        "command": "str_replace",
-        "path": "textkit/slug.py",
-        "old_str": 'r"\\s", separator',
-        "new_str": 'r"\\s+", separator',
-    },
-}
 DIAGNOSIS = {
     "summary": "the agent gave up without reading the code",
     "proposal": "read the files named in the issue before answering",
@@ -49,14 +43,19 @@ SCRIPT = {
 }
 
 
-@pytest.fixture
-def engine_env(tmp_path):
-    tasks = tmp_path / "tasks"
+def make_engine_env(root: Path) -> tuple[Path, Path]:
+    """root/tasks (a copy of TASKS) and root/script.json (SCRIPT), for `evolve`."""
+    tasks = root / "tasks"
     for task in TASKS:
         shutil.copytree(BUILTIN_DIR / task, tasks / task)
-    script = tmp_path / "script.json"
+    script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     return tasks, script
+
+
+@pytest.fixture
+def engine_env(tmp_path):
+    return make_engine_env(tmp_path)
 
 
 def evolve_args(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
@@ -67,3 +66,15 @@ def evolve_args(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
 def evolve_cmd(run: Path, tasks: Path, fm: str, *extra: str) -> list[str]:
     """The same as a separate process on bwrap (so it can be killed)."""
     return [sys.executable, "-m", "dgm", *evolve_args(run, tasks, fm, "--backend", "bwrap", *extra)]
+
+
+def evolve(run: Path, tasks: Path, script: Path, *extra: str) -> Result:
+    """`dgm evolve` in this process through the SCRIPTED upstream reading the rules in `script`."""
+    return CliRunner().invoke(main, evolve_args(run, tasks, f"scripted:{script}", *extra))
+
+
+def evolve_ok(run: Path, tasks: Path, script: Path, *extra: str) -> str:
+    """The same, which must succeed; its output."""
+    result = evolve(run, tasks, script, *extra)
+    assert result.exit_code == 0, result.output
+    return result.output

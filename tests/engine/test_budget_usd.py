@@ -14,7 +14,8 @@ from archive import Archive
 from dgm.cli import main
 from dgm.gateway import Limits
 from dgm.gateway.scripted import ScriptedUpstream
-from tests.engine.conftest import SCRIPT, evolve_args
+from tests.conftest import require
+from tests.engine.conftest import SCRIPT, evolve_args, make_engine_env
 from tests.engine.test_openai_endpoint import serve
 
 BUDGET = 0.001
@@ -27,40 +28,79 @@ def price(prompt_tokens: int, completion_tokens: int) -> float:
     return float(calc_price(usage, "gpt-4o-mini").total_price)
 
 
-def test_a_dollar_budget_alone_stops_the_run(bwrap, engine_env, tmp_path):
-    tasks, _ = engine_env
+@pytest.fixture(scope="module")
+def dollar_run(tmp_path_factory, availability):
+    """One run stopped by --budget-usd alone (made once, read by the tests below): its folder,
+    its output and its model calls."""
+    require("bwrap", availability)
+    root = tmp_path_factory.mktemp("budget")
+    root.chmod(0o755)
+    tasks, _ = make_engine_env(root)
     server = serve(ScriptedUpstream({**SCRIPT, "model": "gpt-4o-mini"}))
     url = f"http://127.0.0.1:{server.server_port}/v1"
-    run = tmp_path / "run"
+    run = root / "run"
     args = ["--model", "gpt-4o-mini", "--budget-usd", str(BUDGET), "--workers", "2", *NO_OTHER_LIMIT]
-    result = CliRunner().invoke(main, evolve_args(run, tasks, f"openai:{url}", *args))
-    server.shutdown()
+    try:
+        result = CliRunner().invoke(main, evolve_args(run, tasks, f"openai:{url}", *args))
+    finally:
+        server.shutdown()
     assert result.exit_code == 0, result.output
-    assert f"stopped      --budget-usd {BUDGET:g} spent" in result.output
     with Archive.for_run(run) as ar:
         calls = ar.fm_calls()
+    return run, result.output, calls
+
+
+def spend_line(calls) -> str:
+    """The line `dgm status` and the report give the model's spend."""
+    prompt, completion = sum(c.prompt_tokens for c in calls), sum(c.completion_tokens for c in calls)
+    spent = sum(c.cost_usd for c in calls)
+    return f"gpt-4o-mini: {len(calls)} calls, {prompt} prompt + {completion} completion tokens, ${spent:.6f}"
+
+
+def test_a_dollar_budget_alone_stops_the_run(dollar_run):
+    _, out, calls = dollar_run
+    assert f"stopped      --budget-usd {BUDGET:g} spent" in out
     assert calls and {(c.model, c.status) for c in calls} == {("gpt-4o-mini", "ok")}
+
+
+def test_each_call_is_priced_from_the_genai_prices_table(dollar_run):
+    _, _, calls = dollar_run
+    assert calls
     expected = [price(c.prompt_tokens, c.completion_tokens) for c in calls]
     assert [c.cost_usd for c in calls] == pytest.approx(expected)
+
+
+def test_the_spend_holds_within_the_dollar_budget(dollar_run):
+    _, _, calls = dollar_run
     spent = sum(c.cost_usd for c in calls)
     one_clamped_call = price(max(c.prompt_tokens for c in calls), Limits().max_call_tokens)
     assert 0 < spent <= BUDGET + one_clamped_call
     assert spent <= BUDGET + 1e-12  # holds against the budget: not even one call over
-    prompt, completion = sum(c.prompt_tokens for c in calls), sum(c.completion_tokens for c in calls)
+
+
+def test_status_json_gives_the_spend_per_model(dollar_run):
+    run, _, calls = dollar_run
     status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
     assert status["spend"] == [
         {
             "model": "gpt-4o-mini",
             "calls": len(calls),
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "usd": round(spent, 6),
+            "prompt_tokens": sum(c.prompt_tokens for c in calls),
+            "completion_tokens": sum(c.completion_tokens for c in calls),
+            "usd": round(sum(c.cost_usd for c in calls), 6),
         }
     ]
-    line = f"gpt-4o-mini: {len(calls)} calls, {prompt} prompt + {completion} completion tokens, ${spent:.6f}"
-    assert line in CliRunner().invoke(main, ["status", "--run", str(run)]).output
+
+
+def test_status_shows_the_spend_per_model(dollar_run):
+    run, _, calls = dollar_run
+    assert spend_line(calls) in CliRunner().invoke(main, ["status", "--run", str(run)]).output
+
+
+def test_the_report_shows_the_spend_per_model(dollar_run, tmp_path):
+    run, _, calls = dollar_run
     CliRunner().invoke(main, ["report", "--run", str(run), "--out", str(tmp_path / "report.html")])
-    assert line in (tmp_path / "report.html").read_text()
+    assert spend_line(calls) in (tmp_path / "report.html").read_text()
 
 
 def test_a_dollar_budget_on_an_unpriced_model_does_not_start(bwrap, engine_env, tmp_path):

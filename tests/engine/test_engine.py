@@ -8,29 +8,16 @@ import signal
 import subprocess
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
-from tests.engine.conftest import evolve_args, evolve_cmd
+from tests.conftest import require
+from tests.engine.conftest import evolve_cmd, evolve_ok, make_engine_env
 
-
-def evolve(run, tasks, script, *extra, workers=2):
-    args = evolve_args(
-        run,
-        tasks,
-        f"scripted:{script}",
-        "--backend",
-        "bwrap",
-        "--workers",
-        str(workers),
-        "--seed",
-        "7",
-        *extra,
-    )
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    return result.output
+SEEDED = ("--backend", "bwrap", "--seed", "7")
+SLUG = "text-slug-separators"
 
 
 def archive_state(run):
@@ -41,36 +28,101 @@ def archive_state(run):
         return nodes, evals
 
 
-def test_hgm_run(bwrap, engine_env, tmp_path):
-    tasks, script = engine_env
-    run = tmp_path / "run"
-    out = evolve(run, tasks, script, "--mode", "hgm", "--max-expansions", "6", "--max-evals", "21")
-    nodes, evals = archive_state(run)
+def made_run(tmp_path_factory, availability, name, *flags):
+    """One real run (made once per module, read by several tests): its folder and output."""
+    require("bwrap", availability)
+    root = tmp_path_factory.mktemp(name)
+    root.chmod(0o755)
+    tasks, script = make_engine_env(root)
+    run = root / "run"
+    return run, evolve_ok(run, tasks, script, *SEEDED, "--workers", "2", *flags)
+
+
+# --- HGM: 6 expansions and 21 evaluations over the three tasks --------------------------------
+
+
+@pytest.fixture(scope="module")
+def hgm_run(tmp_path_factory, availability):
+    return made_run(
+        tmp_path_factory, availability, "hgm", "--mode", "hgm", "--max-expansions", "6", "--max-evals", "21"
+    )
+
+
+@pytest.fixture(scope="module")
+def hgm_state(hgm_run):
+    return archive_state(hgm_run[0])
+
+
+@pytest.fixture(scope="module")
+def hgm_status(hgm_run):
+    result = CliRunner().invoke(main, ["status", "--run", str(hgm_run[0]), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_hgm_run_stops_at_its_expansion_and_evaluation_limits(hgm_state, hgm_status):
+    nodes, evals = hgm_state
     assert len(nodes) == 7 and len(evals) == 21
-    assert len(set((n, t) for n, t, _, _ in evals)) == len(evals)  # no (node, task) twice
+    assert hgm_status["expansions"] == 6 and hgm_status["evaluations"] == 21
+
+
+def test_hgm_run_grades_no_node_on_a_task_twice(hgm_state):
+    _, evals = hgm_state
+    assert len(set((n, t) for n, t, _, _ in evals)) == len(evals)
+
+
+def test_hgm_run_children_are_all_valid(hgm_state):
+    nodes, _ = hgm_state
     assert {s for *_, s in nodes} == {"valid"}
-    slug = [r for n, t, r, _ in evals if t == "text-slug-separators"]
-    assert all(slug) and not any(r for n, t, r, _ in evals if t != "text-slug-separators")
+
+
+def test_hgm_run_resolves_exactly_the_task_the_script_fixes(hgm_state):
+    _, evals = hgm_state
+    slug = [r for n, t, r, _ in evals if t == SLUG]
+    assert slug and all(slug)
+    assert not any(r for n, t, r, _ in evals if t != SLUG)
+
+
+def test_hgm_run_names_its_best_agent(hgm_run, hgm_status):
+    _, out = hgm_run
     assert "best agent   node" in out
-    check = CliRunner().invoke(main, ["archive", "check", "--run", str(run)])
+    assert hgm_status["best"]["resolved"] == 1 and hgm_status["best"]["n"] == 3
+
+
+def test_hgm_run_leaves_an_archive_that_passes_archive_check(hgm_run, hgm_state):
+    # hgm_state has already asserted integrity_check() == []
+    check = CliRunner().invoke(main, ["archive", "check", "--run", str(hgm_run[0])])
     assert check.exit_code == 0, check.output
-    status = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
-    assert status["expansions"] == 6 and status["evaluations"] == 21 and status["fm_calls"] > 0
-    assert status["best"]["resolved"] == 1 and status["best"]["n"] == 3
-    with Archive.for_run(run) as ar:
+
+
+def test_hgm_run_records_model_calls_each_under_its_job(hgm_run, hgm_status):
+    assert hgm_status["fm_calls"] > 0
+    with Archive.for_run(hgm_run[0]) as ar:
+        calls = ar.fm_calls()
+    assert calls and all(c.job_id is not None for c in calls)
+
+
+def test_a_child_carries_the_meta_agents_edit(hgm_run):
+    with Archive.for_run(hgm_run[0]) as ar:
+        root, child = ar.nodes()[:2]
+        assert "Read the code the issue is about" in ar.diff(root.snapshot, child.snapshot)
+
+
+def test_a_child_records_the_diagnosis_it_came_from(hgm_run):
+    with Archive.for_run(hgm_run[0]) as ar:
         child = ar.nodes()[1]
-        assert "Read the code the issue is about" in ar.diff(ar.nodes()[0].snapshot, child.snapshot)
-        assert child.origin["summary"] == "the agent gave up without reading the code"
-        assert all(c.job_id is not None for c in ar.fm_calls())
+    assert child.origin["summary"] == "the agent gave up without reading the code"
 
 
-def test_dgm_run(bwrap, engine_env, tmp_path):
-    tasks, script = engine_env
-    run = tmp_path / "run"
-    evolve(
-        run,
-        tasks,
-        script,
+# --- DGM: generations of 3 children, staged evaluation (2 tasks, then all 3 over 0.3) -----------
+
+
+@pytest.fixture(scope="module")
+def dgm_run(tmp_path_factory, availability):
+    return made_run(
+        tmp_path_factory,
+        availability,
+        "dgm",
         "--mode",
         "dgm",
         "--children",
@@ -82,24 +134,34 @@ def test_dgm_run(bwrap, engine_env, tmp_path):
         "--max-expansions",
         "6",
     )
-    nodes, evals = archive_state(run)
+
+
+def test_dgm_run_makes_two_generations_of_three_children(dgm_run):
+    nodes, _ = archive_state(dgm_run[0])
     assert len(nodes) == 7
-    with Archive.for_run(run) as ar:
+    with Archive.for_run(dgm_run[0]) as ar:
         generations = [n.origin.get("generation") for n in ar.nodes()]
     assert generations == [0, 1, 1, 1, 2, 2, 2]
+
+
+def test_dgm_run_grades_every_node_past_its_first_stage_on_every_task(dgm_run):
+    nodes, evals = archive_state(dgm_run[0])
     per_node = {}
     for n, t, _, _ in evals:
         per_node.setdefault(n, set()).add(t)
     # staged: every node saw the first stage (2 tasks); 1/2 resolved passes 0.3, and at the top: the full set
-    assert all(len(tasks_seen) == 3 for tasks_seen in per_node.values()), per_node
     assert set(per_node) == {n for n, *_ in nodes}
+    assert all(len(tasks_seen) == 3 for tasks_seen in per_node.values()), per_node
+
+
+# --- kill and resume -----------------------------------------------------------------------------
 
 
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, tmp_path):
     tasks, script = engine_env
     flags = ["--mode", "hgm", "--max-expansions", "4", "--max-evals", "15"]
     straight = tmp_path / "straight"
-    evolve(straight, tasks, script, *flags, workers=1)
+    evolve_ok(straight, tasks, script, *SEEDED, "--workers", "1", *flags)
     killed = tmp_path / "killed"
     cmd = evolve_cmd(
         killed,
@@ -126,7 +188,7 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, t
             kills += 1
         proc.wait()
     assert kills >= 1
-    evolve(killed, tasks, script, *flags, workers=1)
+    evolve_ok(killed, tasks, script, *SEEDED, "--workers", "1", *flags)
     assert archive_state(killed) == archive_state(straight)
     with Archive.for_run(killed) as ar:
         assert ar.jobs.counts()["running"] == 0 and ar.jobs.counts()["queued"] == 0

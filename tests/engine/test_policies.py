@@ -73,24 +73,39 @@ def test_hgm_cooldown_spends_evaluations_on_the_best():
     assert HGMPolicy().next(view(seed, good, poor), InFlight(), Allowance(cooling=True), RNG) == Evaluate(2, "t2")
 
 
-def test_dgm_staged_evaluation_and_generations():
-    policy = DGMPolicy(children=2, stages=(2, 4), threshold=0.5, top_margin=0.1)
-    seed = node(1)
-    assert policy.next(view(seed), InFlight(), Allowance(), RNG) == Evaluate(1, "t0")
-    # the seed failed its first stage: no further evaluation; the first generation starts
-    failed_seed = node(1, done=("t0", "t1"))
-    first = policy.next(view(failed_seed), InFlight(), Allowance(), RNG)
+DGM = DGMPolicy(children=2, stages=(2, 4), threshold=0.5, top_margin=0.1)
+FAILED_SEED = node(1, done=("t0", "t1"))  # the seed failed its first stage (2 tasks)
+
+
+def test_dgm_evaluates_the_seed_on_its_first_stage():
+    assert DGM.next(view(node(1)), InFlight(), Allowance(), RNG) == Evaluate(1, "t0")
+
+
+def test_dgm_seed_that_fails_stage_one_is_not_evaluated_further_and_generation_one_starts():
+    first = DGM.next(view(FAILED_SEED), InFlight(), Allowance(), RNG)
     assert first == Expand(1, 1)
-    assert policy.next(view(failed_seed), InFlight(expands=(first,)), Allowance(), RNG) == Expand(1, 1)
-    assert policy.next(view(failed_seed), InFlight(expands=(first, first)), Allowance(), RNG) is None
-    # a child that passes stage one goes on to stage two; one that fails stops at two tasks
+    assert DGM.next(view(FAILED_SEED), InFlight(expands=(first,)), Allowance(), RNG) == Expand(1, 1)
+
+
+def test_dgm_makes_no_more_than_its_children_per_generation():
+    first = Expand(1, 1)
+    assert DGM.next(view(FAILED_SEED), InFlight(expands=(first, first)), Allowance(), RNG) is None
+
+
+def test_dgm_child_that_passes_stage_one_goes_on_to_stage_two_and_one_that_fails_stops():
     good = node(2, parent=1, generation=1, done=("t0", "t1"), resolved=("t0",))
     bad = node(3, parent=1, generation=1, done=("t0", "t1"))
-    assert policy.next(view(failed_seed, good, bad), InFlight(), Allowance(), RNG) == Evaluate(2, "t2")
-    # at the top after stage two: the full set
+    assert DGM.next(view(FAILED_SEED, good, bad), InFlight(), Allowance(), RNG) == Evaluate(2, "t2")
+
+
+def test_dgm_child_at_the_top_after_stage_two_is_evaluated_on_the_full_set():
     top = node(2, parent=1, generation=1, done=TASKS[:4], resolved=("t0", "t1", "t2"))
-    assert policy.next(view(failed_seed, top, bad), InFlight(), Allowance(), RNG) == Evaluate(2, "t4")
-    # everything of generation 1 done: generation 2 starts, parents by DGM's rule
+    bad = node(3, parent=1, generation=1, done=("t0", "t1"))
+    assert DGM.next(view(FAILED_SEED, top, bad), InFlight(), Allowance(), RNG) == Evaluate(2, "t4")
+
+
+def test_dgm_starts_generation_two_once_generation_one_is_done():
     finished = node(2, parent=1, generation=1, done=TASKS, resolved=TASKS)
-    action = policy.next(view(failed_seed, finished, bad), InFlight(), Allowance(), RNG)
+    bad = node(3, parent=1, generation=1, done=("t0", "t1"))
+    action = DGM.next(view(FAILED_SEED, finished, bad), InFlight(), Allowance(), RNG)
     assert isinstance(action, Expand) and action.generation == 2

@@ -53,32 +53,29 @@ def with_plugin(config_path: str, config: str) -> str:
 
 FAILED = {"tests_failed"}
 CAUGHT = {"tampered"}
-ATTACKS: dict[str, tuple[str, set[str]]] = {
-    # Every configuration file kind pytest reads, in the repository root and beside the tests.
-    "pytest.ini addopts plugin": (with_plugin("pytest.ini", "[pytest]\naddopts = -p textkit.evil_plugin\n"), FAILED),
-    ".pytest.ini addopts plugin": (with_plugin(".pytest.ini", "[pytest]\naddopts = -p textkit.evil_plugin\n"), FAILED),
-    "pytest.toml addopts plugin": (
-        with_plugin("pytest.toml", '[pytest]\naddopts = ["-p", "textkit.evil_plugin"]\n'),
-        FAILED,
-    ),
-    ".pytest.toml addopts plugin": (
-        with_plugin(".pytest.toml", '[pytest]\naddopts = ["-p", "textkit.evil_plugin"]\n'),
-        FAILED,
-    ),
+INI = "[pytest]\naddopts = -p textkit.evil_plugin\n"
+TOML = '[pytest]\naddopts = ["-p", "textkit.evil_plugin"]\n'
+# Every configuration file kind pytest reads, in the repository root and beside the tests:
+# attack name -> (the file, what it says).
+CONFIG_FILES: dict[str, tuple[str, str]] = {
+    "pytest.ini addopts plugin": ("pytest.ini", INI),
+    ".pytest.ini addopts plugin": (".pytest.ini", INI),
+    "pytest.toml addopts plugin": ("pytest.toml", TOML),
+    ".pytest.toml addopts plugin": (".pytest.toml", TOML),
     "pyproject.toml ini_options plugin": (
-        with_plugin("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p textkit.evil_plugin"\n'),
-        FAILED,
+        "pyproject.toml",
+        '[tool.pytest.ini_options]\naddopts = "-p textkit.evil_plugin"\n',
     ),
     "pyproject.toml [tool.pytest] plugin": (
-        with_plugin("pyproject.toml", '[tool.pytest]\naddopts = ["-p", "textkit.evil_plugin"]\n'),
-        FAILED,
+        "pyproject.toml",
+        '[tool.pytest]\naddopts = ["-p", "textkit.evil_plugin"]\n',
     ),
-    "setup.cfg plugin": (with_plugin("setup.cfg", "[tool:pytest]\naddopts = -p textkit.evil_plugin\n"), FAILED),
-    "tox.ini plugin": (with_plugin("tox.ini", "[pytest]\naddopts = -p textkit.evil_plugin\n"), FAILED),
-    "tests/pytest.ini beside the tests": (
-        with_plugin("tests/pytest.ini", "[pytest]\naddopts = -p textkit.evil_plugin\n"),
-        FAILED,
-    ),
+    "setup.cfg plugin": ("setup.cfg", "[tool:pytest]\naddopts = -p textkit.evil_plugin\n"),
+    "tox.ini plugin": ("tox.ini", INI),
+    "tests/pytest.ini beside the tests": ("tests/pytest.ini", INI),
+}
+ATTACKS: dict[str, tuple[str, set[str]]] = {
+    **{name: (with_plugin(path, text), FAILED) for name, (path, text) in CONFIG_FILES.items()},
     # Plugins by the other routes pytest (or Python) offers.
     "entry-point plugin in a dist-info": (
         new_file("textkit/evil_plugin.py", FORCE_PASS)

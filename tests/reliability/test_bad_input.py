@@ -16,24 +16,13 @@ from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
-from tests.engine.conftest import SCRIPT, evolve_args
+from tests.engine.conftest import SCRIPT, evolve
 from tests.reliability.conftest import evolve_cmd, start
 
 pytestmark = pytest.mark.faults
 
 
-def evolve(run, tasks, script, *extra):
-    return CliRunner().invoke(
-        main,
-        evolve_args(
-            run,
-            tasks,
-            f"scripted:{script}",
-            "--workers",
-            "2",
-            *extra,
-        ),
-    )
+WORKERS = ("--workers", "2")
 
 
 def test_corrupt_or_foreign_archive_is_refused_untouched(bwrap, engine_env, tmp_path):
@@ -46,7 +35,7 @@ def test_corrupt_or_foreign_archive_is_refused_untouched(bwrap, engine_env, tmp_
         run.mkdir()
         make(run / "archive.db")
         before = (run / "archive.db").read_bytes()
-        result = evolve(run, tasks, script, "--max-evals", "1")
+        result = evolve(run, tasks, script, *WORKERS, "--max-evals", "1")
         assert result.exit_code == 1 and (
             "not a usable dgm archive" in result.output or "not a dgm archive" in result.output
         ), result.output
@@ -87,10 +76,10 @@ def test_invalid_config_file_is_named(engine_env, tmp_path):
     tasks, script = engine_env
     config = tmp_path / "dgm.toml"
     config.write_text("[evolve]\nalpha = 'high'\nmax_evals = 1\n")
-    result = evolve(tmp_path / "run", tasks, script, "--config", str(config))
+    result = evolve(tmp_path / "run", tasks, script, *WORKERS, "--config", str(config))
     assert result.exit_code == 1 and "alpha = 'high' is not valid" in result.output, result.output
     config.write_text("[evolve\n")
-    result = evolve(tmp_path / "run", tasks, script, "--config", str(config), "--max-evals", "1")
+    result = evolve(tmp_path / "run", tasks, script, *WORKERS, "--config", str(config), "--max-evals", "1")
     assert result.exit_code == 1 and "cannot read config file" in result.output
 
 
@@ -99,7 +88,7 @@ def test_a_task_whose_tests_crash_is_a_recorded_failure(bwrap, engine_env, tmp_p
     crash = tasks / "text-slug-separators" / "hidden" / "tests" / "test_slug_spacing.py"
     crash.write_text("import os\n\nos.abort()\n")  # the test process dies while collecting
     run = tmp_path / "run"
-    result = evolve(run, tasks, script, "--max-expansions", "0", "--max-evals", "3")
+    result = evolve(run, tasks, script, *WORKERS, "--max-expansions", "0", "--max-evals", "3")
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
         (ev,) = [e for e in ar.evaluations() if e.task_id == "text-slug-separators"]
@@ -115,7 +104,7 @@ def test_an_agent_snapshot_over_the_size_limits_is_an_invalid_child(bwrap, engin
     path.write_text(json.dumps(script))
     run = tmp_path / "run"
     # 4 evaluations: 3 measure the seed, and a child is only made while one is left for it
-    result = evolve(run, tasks, path, "--max-expansions", "1", "--max-evals", "4")
+    result = evolve(run, tasks, path, *WORKERS, "--max-expansions", "1", "--max-evals", "4")
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
         child = ar.nodes()[1]

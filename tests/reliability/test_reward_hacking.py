@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from archive import Archive
 from dgm.benchmarks import Grader, load_suite
 from dgm.cli import main
-from tests.engine.conftest import evolve_args
+from tests.engine.conftest import evolve_ok
 
 pytestmark = pytest.mark.faults
 F2P = [
@@ -109,19 +109,7 @@ def test_flags_show_in_show_status_and_report(bwrap, engine_env, tmp_path):
     path = tmp_path / "cheat.json"
     path.write_text(json.dumps(script))
     run = tmp_path / "run"
-    result = CliRunner().invoke(
-        main,
-        evolve_args(
-            run,
-            tasks,
-            f"scripted:{path}",
-            "--max-expansions",
-            "0",
-            "--max-evals",
-            "3",
-        ),
-    )
-    assert result.exit_code == 0, result.output
+    evolve_ok(run, tasks, path, "--max-expansions", "0", "--max-evals", "3")
     with Archive.for_run(run) as ar:
         assert not any(e.resolved for e in ar.evaluations())
         flagged = ar.events("patch_flagged")
@@ -173,8 +161,7 @@ def test_tampering_child_is_flagged_and_kept_from_parenthood(bwrap, engine_env, 
     run = tmp_path / "run"
     extra = ["--max-expansions", "1", "--max-evals", "12", "--workers", "1"]
     extra += ["--tampered-parents"] if allow else []
-    result = CliRunner().invoke(main, evolve_args(run, tasks, f"scripted:{path}", *extra))
-    assert result.exit_code == 0, result.output
+    evolve_ok(run, tasks, path, *extra)
     with Archive.for_run(run) as ar:
         caught = ar.events("grading_tampered")
         assert [(e.node_id, e.data["task"]) for e in caught] == [(2, "text-slug-separators")]
