@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import final
+
+if TYPE_CHECKING:
+    from .engine import RunState
 
 log = logging.getLogger("dgm.evolve")
 
@@ -47,7 +50,7 @@ class Progress:
             f"{len(flight.evaluations)} evaluate"
         )
 
-    def update(self, view, flight, gw, counters: Any) -> None:
+    def update(self, view, flight, gw, state: RunState) -> None:
         if time.monotonic() - self.last_line >= 30:
             self.last_line = time.monotonic()
             self.note(self.headline(view, flight, gw))
@@ -74,7 +77,7 @@ class LiveProgress(Progress):
         self.recent = (self.recent + [f"{time.strftime('%H:%M:%S')} {message}"])[-12:]
         self._render()
 
-    def update(self, view, flight, gw, counters: Any) -> None:
+    def update(self, view, flight, gw, state: RunState) -> None:
         self.head = self.headline(view, flight, gw)
         self._render()
 

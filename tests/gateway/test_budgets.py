@@ -49,7 +49,7 @@ def spent(gw, job_id=None) -> tuple[int, float]:
 
 
 def jobs(gw, n: int) -> list[int]:
-    with gw.lock:
+    with gw.archive_lock:
         return [gw.archive.jobs.enqueue("evaluate", {}).id for _ in range(n)]
 
 

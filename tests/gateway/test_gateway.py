@@ -74,7 +74,7 @@ def test_completion_and_stream_are_metered_and_attributed(make_gateway, openai_c
 
 def test_attribution_to_job_and_node(make_gateway, openai_client, tmp_path):
     gw = make_gateway(HELLO)
-    with gw.lock:
+    with gw.archive_lock:
         seed = gw.archive.add_snapshot(tmp_path)
         node = gw.archive.add_node(None, seed)
         job = gw.archive.jobs.enqueue("expand", {"parent": node.id})
