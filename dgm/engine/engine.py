@@ -98,7 +98,9 @@ class Engine:
         self.running: dict[int, Running] = {}
         self.state = RunState()
         # The run's archive file has two connections in this process: the driver's and the
-        # gateway's (written from its request threads). Every write through either takes this lock.
+        # gateway's (written from its request threads). The engine owns this lock and lends it
+        # to the gateway, which takes it around every use of its connection; the driver takes
+        # it to record a job's outcome, so those writes never interleave with the gateway's.
         self.archive_lock = threading.Lock()
         self.scheduler: Scheduler | None = None  # from the config, when the run starts
         self.cache: ViewCache | None = None  # the archive's picture, loaded when the run starts
@@ -260,7 +262,7 @@ class Engine:
     def _stop_reason(self, view: View, gw: Gateway) -> str | None:
         """The first limit reached: dollars, hours, evaluations (any one ends the run)."""
         cfg = self.config
-        if cfg.budget_usd is not None and gw.run_usage[1] >= cfg.budget_usd:
+        if cfg.budget_usd is not None and gw.run_usage.usd >= cfg.budget_usd:
             return f"--budget-usd {cfg.budget_usd:g} spent"
         if cfg.max_hours is not None and time.monotonic() - self.state.started >= cfg.max_hours * 3600:
             return f"--max-hours {cfg.max_hours:g} reached"
@@ -289,10 +291,10 @@ class Engine:
             parent = job.payload["parent"]
             action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
             token = gw.issue_token(job.id, parent, Budget(tokens=self.config.job_tokens))
-            tokens, usd = gw.run_usage
+            usage = gw.run_usage
             budget = {
-                "run_tokens_spent": tokens,
-                "run_usd_spent": round(usd, 4),
+                "run_tokens_spent": usage.tokens,
+                "run_usd_spent": round(usage.usd, 4),
                 "usd_limit": self.config.budget_usd,
                 "evals_limit": self.config.max_evals,
             }

@@ -43,10 +43,10 @@ class Progress:
         if best is not None:
             node = view.nodes[best]
             best_text = f"node {best} {node.successes}/{node.n}"
-        tokens, usd = gw.run_usage
+        usage = gw.run_usage
         return (
             f"agents {len(view.nodes)} ({len(view.valid())} valid) | evaluations {view.evaluations()} | "
-            f"best {best_text} | {int(tokens)} tokens ${usd:.4f} | running {len(flight.expands)} expand, "
+            f"best {best_text} | {int(usage.tokens)} tokens ${usage.usd:.4f} | running {len(flight.expands)} expand, "
             f"{len(flight.evaluations)} evaluate"
         )
 

@@ -26,7 +26,7 @@ from archive import Archive
 from . import admission, tokens
 from .errors import BudgetRefused, GatewayError
 from .handler import Handler
-from .ledger import Ledger, charge
+from .ledger import Ledger, Usage, charge
 from .policy import Budget, RetryPolicy
 from .pricing import Price, Prices
 from .upstream import Upstream, UpstreamError, request_hash
@@ -168,8 +168,8 @@ class Gateway:
 
     # --- pins and prices -------------------------------------------------------------
     @property
-    def run_usage(self) -> tuple[int, float]:
-        """(tokens, dollars) the run has been charged, calls of earlier sessions included."""
+    def run_usage(self) -> Usage:
+        """The tokens and dollars the run has been charged, calls of earlier sessions included."""
         return self.ledger.spent()
 
     def pinned_model(self) -> str:
@@ -213,7 +213,7 @@ class Gateway:
         with self.lock:
             first = (exc.scope, grant.job_id) not in self.reported
             self.reported.add((exc.scope, grant.job_id))
-            tokens_used, usd_used = self.ledger.spent(grant.job_id, run=exc.scope == "run")
+            used = self.ledger.spent(grant.job_id, run=exc.scope == "run")
             if exc.scope == "run":
                 self.run_refused.add(grant.job_id)
             final = exc.final or len(self.run_refused) >= REFUSED_JOBS_TO_STOP
@@ -223,11 +223,11 @@ class Gateway:
                     "budget_exhausted",
                     node_id=grant.node_id,
                     job_id=grant.job_id,
-                    data={"scope": exc.scope, "limit": exc.limit, "tokens": tokens_used, "usd": usd_used},
+                    data={"scope": exc.scope, "limit": exc.limit, "tokens": used.tokens, "usd": used.usd},
                 )
         if exc.scope == "run" and final and self.on_run_budget_spent:
             self.on_run_budget_spent(
-                f"{tokens_used} tokens, ${usd_used:.6f} charged, and what is left cannot pay for the calls "
+                f"{used.tokens} tokens, ${used.usd:.6f} charged, and what is left cannot pay for the calls "
                 "the agents make"
             )
 
