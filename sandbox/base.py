@@ -6,13 +6,11 @@ paths to host directories, `copy_in`/`copy_out`, and idempotent `close()`."""
 from __future__ import annotations
 
 import abc
-import atexit
 import logging
 import os
 import re
 import secrets
 import stat
-import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -20,6 +18,7 @@ from typing import ClassVar, Protocol
 
 from . import fs
 from .errors import SandboxError, SessionClosed
+from .live import LIVE
 from .scratch import Scratch
 from .spec import ExecResult, SandboxSpec
 
@@ -61,10 +60,8 @@ def smoke_test(backend: Backend, timeout: float = 60.0) -> tuple[str | None, Ses
 
 
 def sessions_root() -> Path:
-    """Where sessions keep their writable areas (one directory per session)."""
-    base = Path(os.environ.get("DGM_SANDBOX_DIR") or Path(tempfile.gettempdir()) / "dgm-sandbox")
-    base.mkdir(mode=0o711, parents=True, exist_ok=True)
-    return base
+    """Where sessions keep their writable areas (one directory per session; see `live.py`)."""
+    return LIVE.root()
 
 
 _SESSION_NAME = re.compile(r"^(\d+)-[0-9a-f]{8}$")
@@ -102,16 +99,18 @@ def sweep_stale_sessions() -> int:
 
 class SessionTracker:
     """Mixin for backends: remembers the sessions it started, so a stopping run can close
-    every sandbox still running (which ends the jobs using them) at once."""
+    every sandbox still running (which ends the jobs using them) at once. Backends call
+    `super().__init__()`."""
+
+    def __init__(self) -> None:
+        self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
 
     def _track(self, session: Session) -> Session:
-        if not hasattr(self, "_sessions"):
-            self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
         self._sessions.add(session)
         return session
 
     def close_all(self) -> int:
-        sessions = [s for s in getattr(self, "_sessions", ()) if not s.closed]
+        sessions = [s for s in self._sessions if not s.closed]
         for session in sessions:
             session.close()
         return len(sessions)
@@ -134,7 +133,7 @@ class Session(abc.ABC):
         except BaseException:
             self.scratch.remove()
             raise
-        atexit.register(self.close)
+        LIVE.add(self)  # closed at process exit unless closed before
 
     # --- running ---------------------------------------------------------------------
     def exec(
@@ -212,7 +211,7 @@ class Session(abc.ABC):
         if self.closed:
             return
         self.closed = True
-        atexit.unregister(self.close)
+        LIVE.discard(self)
         try:
             self._teardown()
         finally:

@@ -33,6 +33,7 @@ class BwrapBackend(SessionTracker):
     isolating = True
 
     def __init__(self, rootfs: Path | None = None):
+        super().__init__()
         self.rootfs = Path(rootfs) if rootfs else None
         self._swept = False
 

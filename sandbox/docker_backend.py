@@ -80,6 +80,7 @@ class DockerBackend(SessionTracker):
     isolating = True
 
     def __init__(self, image_tag: str | None = None):
+        super().__init__()
         self.image_tag = image_tag
         self._client = None
         self._swept = False

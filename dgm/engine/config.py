@@ -1,10 +1,14 @@
 """The run's configuration: defaults < dgm.toml < command-line flags, resolved once and
-stored in the archive's run row. A resumed run keeps the choices that define the search."""
+stored in the archive's run row. A resumed run keeps the choices that define the search.
+What the environment decides (`--fm auto`, `DGM_MODEL`) is read here, at resolution, so the
+stored config records it."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,9 +170,16 @@ def load_file(path: Path) -> dict[str, Any]:
     return _coerce(values, str(path))
 
 
-def resolve(file_values: dict[str, Any], flags: dict[str, Any], stored: dict[str, Any] | None = None) -> RunConfig:
+def resolve(
+    file_values: dict[str, Any],
+    flags: dict[str, Any],
+    stored: dict[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> RunConfig:
     """defaults < stored (a resumed run) < file < flags; flags set to None are absent. Price
-    tables merge model by model in the same order."""
+    tables merge model by model in the same order. A model left unset is `DGM_MODEL` from
+    `environ` (default: this process's environment) when the upstream is an OpenAI-compatible
+    endpoint (see `env_model`)."""
     flags = _coerce({k: v for k, v in flags.items() if v is not None}, "flags")
     stored = _coerce(stored or {}, "the archive's run")
     merged = {**stored, **file_values, **flags}
@@ -182,13 +193,17 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], stored: dict[str
                 f"this run was started with other {', '.join(changed)}; a resumed run keeps them "
                 f"({', '.join(f'{k}={stored.get(k)!r}' for k in changed)}). Start a new run directory instead."
             )
+    if merged.get("model") is None:
+        model = env_model(merged.get("fm", RunConfig.fm), os.environ if environ is None else environ)
+        if model:
+            merged["model"] = model
     try:
         return RunConfig(**merged).validated()
     except TypeError as exc:
         raise ConfigError(f"config: {exc}") from exc
 
 
-def auto_fm(environ: dict[str, str]) -> str:
+def auto_fm(environ: Mapping[str, str]) -> str:
     """`--fm auto`: a configured endpoint if there is one (DGM_FM_URL, OPENAI_BASE_URL or
     OPENAI_API_KEY), else the embedded local model."""
     if environ.get("DGM_FM_URL"):
@@ -196,6 +211,13 @@ def auto_fm(environ: dict[str, str]) -> str:
     if environ.get("OPENAI_BASE_URL") or environ.get("OPENAI_API_KEY"):
         return "openai"
     return "local"
+
+
+def env_model(fm: str, environ: Mapping[str, str]) -> str | None:
+    """`DGM_MODEL`: the model to use at an OpenAI-compatible endpoint (`fm` openai[:URL], or
+    auto resolving to one); None for other upstreams or when unset."""
+    upstream = auto_fm(environ) if fm == "auto" else fm
+    return environ.get("DGM_MODEL") or None if upstream.partition(":")[0] == "openai" else None
 
 
 def _norm(value: Any) -> Any:

@@ -17,6 +17,7 @@ import logging
 import os
 import sqlite3
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +68,9 @@ class Running:
 
 
 @dataclass
-class Counters:
+class RunState:
+    """When the run started and, once decided, why it stops."""
+
     started: float = field(default_factory=time.monotonic)
     stop_reason: str | None = None
 
@@ -93,15 +96,22 @@ class Engine:
         self.progress = progress or Progress()
         self.worker = f"driver-{os.getpid()}"
         self.running: dict[int, Running] = {}
-        self.counters = Counters()
+        self.state = RunState()
+        # The run's archive file has two connections in this process: the driver's and the
+        # gateway's (written from its request threads). The engine owns this lock and lends it
+        # to the gateway, which takes it around every use of its connection; the driver takes
+        # it to record a job's outcome, so those writes never interleave with the gateway's.
+        self.archive_lock = threading.Lock()
+        self.scheduler: Scheduler | None = None  # from the config, when the run starts
+        self.cache: ViewCache | None = None  # the archive's picture, loaded when the run starts
         self.stop_request: str | None = None
         self.force_stop = False
 
     def _run_budget_spent(self, detail: str) -> None:
         """The gateway's run budget can pay for no further call (called from its threads):
         start no more jobs; running ones finish as on any stop."""
-        if not self.counters.stop_reason:
-            self.counters.stop_reason = f"--budget-usd {self.config.budget_usd:g} spent: {detail}"
+        if not self.state.stop_reason:
+            self.state.stop_reason = f"--budget-usd {self.config.budget_usd:g} spent: {detail}"
 
     def request_stop(self, reason: str, force: bool = False) -> None:
         """Stop the run (safe from a signal handler): no new jobs; in-flight jobs may finish
@@ -156,6 +166,7 @@ class Engine:
                     prices=Prices(cfg.prices),
                     limits=Limits(cfg.max_call_tokens, cfg.max_request_bytes, cfg.job_concurrency),
                     on_run_budget_spent=self._run_budget_spent,
+                    archive_lock=self.archive_lock,
                 )
                 with gateway as gw:
                     ctx = work.Context(
@@ -198,26 +209,26 @@ class Engine:
         while True:
             view = self.cache.view()
             stop = self.stop_request or self._stop_reason(view, gw)
-            if stop and not self.counters.stop_reason:
-                self.counters.stop_reason = stop
+            if stop and not self.state.stop_reason:
+                self.state.stop_reason = stop
                 self.progress.note(f"stopping: {stop}")
-            while not self.counters.stop_reason and len(self.running) < cfg.workers:
+            while not self.state.stop_reason and len(self.running) < cfg.workers:
                 job = self._next_job(archive, view)
                 if job is None:
                     break
                 self._dispatch(archive, gw, ctx, job)
                 view = self.cache.view()
-            self.progress.update(view, self._flight(), gw, self.counters)
+            self.progress.update(view, self._flight(), gw, self.state)
             if not self.running:
-                if not self.counters.stop_reason:
-                    self.counters.stop_reason = self._idle_reason(view, gw)
+                if not self.state.stop_reason:
+                    self.state.stop_reason = self._idle_reason(view, gw)
                 return
             done, _ = concurrent.futures.wait(
                 [r.future for r in self.running.values()],
                 timeout=POLL_S,  # short, so a stop request is seen promptly
                 return_when=concurrent.futures.FIRST_COMPLETED,
             )
-            if self.counters.stop_reason and not done:
+            if self.state.stop_reason and not done:
                 if stopping_since is None:
                     stopping_since = time.monotonic()
                     self.progress.note(f"waiting up to {cfg.grace_s:g}s for {len(self.running)} running job(s)")
@@ -234,7 +245,7 @@ class Engine:
     def _abandon(self, archive: Archive) -> None:
         """Hand running jobs back to the queue and close their sandboxes (a forced stop)."""
         for run in self.running.values():
-            archive.jobs.release(run.job.id, self.worker, f"run stopped: {self.counters.stop_reason}")
+            archive.jobs.release(run.job.id, self.worker, f"run stopped: {self.state.stop_reason}")
         closed = self.executor.shutdown(cancel=True)
         self.progress.note(
             f"{len(self.running)} running job(s) re-queued for the next run; {closed} sandbox(es) closed"
@@ -251,9 +262,9 @@ class Engine:
     def _stop_reason(self, view: View, gw: Gateway) -> str | None:
         """The first limit reached: dollars, hours, evaluations (any one ends the run)."""
         cfg = self.config
-        if cfg.budget_usd is not None and gw.run_usage[1] >= cfg.budget_usd:
+        if cfg.budget_usd is not None and gw.run_usage.usd >= cfg.budget_usd:
             return f"--budget-usd {cfg.budget_usd:g} spent"
-        if cfg.max_hours is not None and time.monotonic() - self.counters.started >= cfg.max_hours * 3600:
+        if cfg.max_hours is not None and time.monotonic() - self.state.started >= cfg.max_hours * 3600:
             return f"--max-hours {cfg.max_hours:g} reached"
         return self.scheduler.limit_reached(view)
 
@@ -280,10 +291,10 @@ class Engine:
             parent = job.payload["parent"]
             action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
             token = gw.issue_token(job.id, parent, Budget(tokens=self.config.job_tokens))
-            tokens, usd = gw.run_usage
+            usage = gw.run_usage
             budget = {
-                "run_tokens_spent": tokens,
-                "run_usd_spent": round(usd, 4),
+                "run_tokens_spent": usage.tokens,
+                "run_usd_spent": round(usage.usd, 4),
                 "usd_limit": self.config.budget_usd,
                 "evals_limit": self.config.max_evals,
             }
@@ -313,14 +324,14 @@ class Engine:
             lost = isinstance(exc, WorkerLost)
             if not lost:
                 log.exception("job %s failed", job.id)
-            with gw.lock:  # a lost worker counts as an attempt, like a stale job
+            with self.archive_lock:  # a lost worker counts as an attempt, like a stale job
                 failed = archive.jobs.fail(job.id, self.worker, f"{exc.__class__.__name__}: {exc}")
                 kind = "worker_lost" if lost else "job_error"
                 archive.log_event(kind, job_id=job.id, data={"error": str(exc), "state": failed.state})
             what = "lost its worker" if lost else "failed"
             self.progress.note(f"job {job.id} ({job.kind}) {what}: {exc} -> {failed.state}")
             return
-        with gw.lock:  # the gateway writes fm_calls to the same file from its threads
+        with self.archive_lock:  # the gateway writes fm_calls to the same file from its threads
             if isinstance(run.action, Evaluate):
                 self._record_evaluation(archive, job, run.action, outcome)
             else:
@@ -359,4 +370,4 @@ class Engine:
     def _summary(self, archive: Archive, gw: Gateway, tasks: tuple[str, ...]) -> dict[str, Any]:
         from .status import summary
 
-        return summary(archive, self.config, tasks, stop_reason=self.counters.stop_reason)
+        return summary(archive, self.config, tasks, stop_reason=self.state.stop_reason)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import final
+
+if TYPE_CHECKING:
+    from .engine import RunState
 
 log = logging.getLogger("dgm.evolve")
 
@@ -40,14 +43,14 @@ class Progress:
         if best is not None:
             node = view.nodes[best]
             best_text = f"node {best} {node.successes}/{node.n}"
-        tokens, usd = gw.run_usage
+        usage = gw.run_usage
         return (
             f"agents {len(view.nodes)} ({len(view.valid())} valid) | evaluations {view.evaluations()} | "
-            f"best {best_text} | {int(tokens)} tokens ${usd:.4f} | running {len(flight.expands)} expand, "
+            f"best {best_text} | {int(usage.tokens)} tokens ${usage.usd:.4f} | running {len(flight.expands)} expand, "
             f"{len(flight.evaluations)} evaluate"
         )
 
-    def update(self, view, flight, gw, counters: Any) -> None:
+    def update(self, view, flight, gw, state: RunState) -> None:
         if time.monotonic() - self.last_line >= 30:
             self.last_line = time.monotonic()
             self.note(self.headline(view, flight, gw))
@@ -74,7 +77,7 @@ class LiveProgress(Progress):
         self.recent = (self.recent + [f"{time.strftime('%H:%M:%S')} {message}"])[-12:]
         self._render()
 
-    def update(self, view, flight, gw, counters: Any) -> None:
+    def update(self, view, flight, gw, state: RunState) -> None:
         self.head = self.headline(view, flight, gw)
         self._render()
 

@@ -13,17 +13,31 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .errors import BudgetRefused, GatewayError
 from .policy import Budget
 from .pricing import Price
 
 
+@dataclass(frozen=True)
+class Usage:
+    """Tokens and dollars, spent or held."""
+
+    tokens: int = 0
+    usd: float = 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.tokens + other.tokens, self.usd + other.usd)
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(self.tokens - other.tokens, self.usd - other.usd)
+
+
 @dataclass
 class Account:
-    spent: list = field(default_factory=lambda: [0, 0.0])  # tokens, dollars charged
-    held: list = field(default_factory=lambda: [0, 0.0])  # tokens, dollars of calls in flight
+    spent: Usage = Usage()  # charged
+    held: Usage = Usage()  # promised to calls in flight
     in_flight: int = 0
 
 
@@ -34,22 +48,27 @@ class Hold:
     completion: int  # the clamp: the most completion tokens the call may use
     usd: float
 
+    @property
+    def usage(self) -> Usage:
+        """What the call holds while in flight."""
+        return Usage(self.prompt + self.completion, self.usd)
+
 
 class Ledger:
     def __init__(self, run_budget: Budget, run_spent: tuple[int, float], job_concurrency: int):
         self.run_budget, self.job_concurrency = run_budget, job_concurrency
-        self.run = Account(spent=list(run_spent))
+        self.run = Account(spent=Usage(*run_spent))
         self.jobs: dict[int | None, Account] = {}
         self.settled = threading.Condition()  # guards everything here; notified when a hold ends
 
     def add_job(self, job_id: int | None, spent: tuple[int, float]) -> None:
         with self.settled:
-            self.jobs.setdefault(job_id, Account(spent=list(spent)))
+            self.jobs.setdefault(job_id, Account(spent=Usage(*spent)))
 
-    def spent(self, job_id: int | None = None, run: bool = True) -> tuple[int, float]:
+    def spent(self, job_id: int | None = None, run: bool = True) -> Usage:
         with self.settled:
             account = self.run if run else self.jobs.get(job_id, Account())
-            return int(account.spent[0]), float(account.spent[1])
+            return Usage(int(account.spent.tokens), float(account.spent.usd))
 
     def admit(self, job_id: int | None, job_budget: Budget, prompt: int, cap: int, price: Price, wait_s: float) -> Hold:
         """Hold a call of `prompt` tokens and at most `cap` completion tokens, cut to what the
@@ -81,8 +100,7 @@ class Ledger:
                     self.settled.wait(left_s)
             hold = Hold(job_id, prompt, completion, price.cost(prompt, completion))
             for account in (job, self.run):
-                account.held[0] += prompt + completion
-                account.held[1] += hold.usd
+                account.held += hold.usage
             return hold
 
     def settle(self, hold: Hold, tokens: int, usd: float) -> None:
@@ -90,23 +108,21 @@ class Ledger:
         with self.settled:
             job = self.jobs[hold.job_id]
             for account in (job, self.run):
-                account.held[0] -= hold.prompt + hold.completion
-                account.held[1] -= hold.usd
-                account.spent[0] += tokens
-                account.spent[1] += usd
+                account.held -= hold.usage
+                account.spent += Usage(tokens, usd)
             job.in_flight -= 1
             self.settled.notify_all()
 
 
-def _rooms(budget: Budget, spent: list, held: list, prompt: int, price: Price) -> list[tuple[str, str, int | None]]:
+def _rooms(budget: Budget, spent: Usage, held: Usage, prompt: int, price: Price) -> list[tuple[str, str, int | None]]:
     """For each limit of `budget`: its name, what is left, and how many completion tokens that
     pays for after the prompt (None: any number; below 1: the prompt does not fit)."""
     rooms = []
     if budget.tokens is not None:
-        left = budget.tokens - spent[0] - held[0]
+        left = budget.tokens - spent.tokens - held.tokens
         rooms.append((f"{budget.tokens} tokens", f"{max(left, 0)} tokens", left - prompt))
     if budget.usd is not None:
-        left_usd = budget.usd - spent[1] - held[1]
+        left_usd = budget.usd - spent.usd - held.usd
         after = left_usd - price.cost(prompt, 0)
         rooms.append(
             (f"${budget.usd:g}", f"${max(left_usd, 0):.6f}", price.completion_tokens_for(after) if after > 0 else 0)
@@ -119,24 +135,24 @@ def _fit(
 ) -> int:
     """The completion cut to what `budget` leaves after `account`'s spent and held use;
     `patient`: rather than cut it because of calls in flight, raise (wait=True) to wait for them."""
-    spent_limit = budget.exceeded(int(account.spent[0]), account.spent[1])
+    spent_limit = budget.exceeded(int(account.spent.tokens), account.spent.usd)
     if spent_limit is not None:
         raise BudgetRefused(
             scope,
             spent_limit,
             f"dgm gateway: the {scope}'s budget of {spent_limit} is spent "
-            f"({int(account.spent[0])} tokens, ${account.spent[1]:.4f} used); no more model calls",
+            f"({int(account.spent.tokens)} tokens, ${account.spent.usd:.4f} used); no more model calls",
             final=True,
         )
     now = _rooms(budget, account.spent, account.held, prompt, price)
-    alone = _rooms(budget, account.spent, [0, 0.0], prompt, price)  # were no calls in flight
+    alone = _rooms(budget, account.spent, Usage(), prompt, price)  # were no calls in flight
     for (limit, left, room), (_, _, room_alone) in zip(now, alone, strict=True):
         if room is None:
             continue
         held_back = room_alone is None or room_alone > room  # calls in flight are what cut this one
         if room < 1 or (patient and held_back and room < completion):
-            used_up = (budget.tokens is not None and budget.tokens - account.spent[0] < 2 * cap) or (
-                budget.usd is not None and budget.usd - account.spent[1] < price.cost(cap, cap)
+            used_up = (budget.tokens is not None and budget.tokens - account.spent.tokens < 2 * cap) or (
+                budget.usd is not None and budget.usd - account.spent.usd < price.cost(cap, cap)
             )
             raise BudgetRefused(
                 scope,

@@ -32,7 +32,7 @@ class OpenAIUpstream:
             )
         # The gateway does its own retries; the client must not multiply them.
         self.client = openai.OpenAI(api_key=key or "unused", base_url=self.base_url, max_retries=0)
-        self.model = model or os.environ.get("DGM_MODEL")
+        self.model = model  # None: the endpoint's models (DGM_MODEL is resolved into the run's config)
         self.tool_calling = tool_calling
         self.note = f"OpenAI-compatible endpoint {self.base_url or 'api.openai.com'}"
 

@@ -26,7 +26,7 @@ from archive import Archive
 from . import admission, tokens
 from .errors import BudgetRefused, GatewayError
 from .handler import Handler
-from .ledger import Ledger, charge
+from .ledger import Ledger, Usage, charge
 from .policy import Budget, RetryPolicy
 from .pricing import Price, Prices
 from .upstream import Upstream, UpstreamError, request_hash
@@ -68,17 +68,23 @@ class Gateway:
         model: str | None = None,
         limits: admission.Limits = admission.Limits(),
         on_run_budget_spent: Callable[[str], None] | None = None,
+        archive_lock: threading.Lock | None = None,
     ):
         """`model`: the model every call is pinned to ("default" means it, other names are
         refused); None takes the upstream's first model. `on_run_budget_spent(reason)` is
-        called (from a request thread) when the run's budget can pay for no more calls."""
+        called (from a request thread) when the run's budget can pay for no more calls.
+        `archive_lock`: the lock this process's writers to the archive file take around every
+        use of their connection (the gateway's request threads write fm_calls and events);
+        the run that owns the archive passes its own, so its writes and the gateway's never
+        interleave. Without one the gateway makes its own."""
         self.upstream = upstream
         self.model = model
         self.archive = Archive(archive_path, shared_between_threads=True) if archive_path else None
         self.run_budget, self.prices, self.retry, self.limits = run_budget, prices, retry, limits
         self.on_run_budget_spent = on_run_budget_spent
         self.rng = random.Random(seed)
-        self.lock = threading.Lock()  # guards the archive and the grants
+        self.archive_lock = archive_lock or threading.Lock()  # guards self.archive (see above)
+        self.lock = threading.Lock()  # guards the grants and the refusal bookkeeping
         self.grants: dict[str, JobGrant] = {}
         self.ledger = Ledger(run_budget, self.archive.fm_usage() if self.archive else (0, 0.0), limits.job_concurrency)
         self.reported: set[tuple[str, int | None]] = set()
@@ -125,7 +131,7 @@ class Gateway:
             os.rmdir(self._dir)
             self._dir = None
         if self.archive:
-            with self.lock:
+            with self.archive_lock:
                 self.archive.close()
 
     def __enter__(self) -> Gateway:
@@ -151,6 +157,7 @@ class Gateway:
         token = "dgm-job-" + secrets.token_urlsafe(24)
         with self.lock:
             self.grants[token] = JobGrant(job_id, node_id, budget, model)
+        with self.archive_lock:
             spent = self.archive.fm_usage(job_id) if self.archive and job_id else (0, 0.0)
         self.ledger.add_job(job_id, spent)
         return token
@@ -161,8 +168,8 @@ class Gateway:
 
     # --- pins and prices -------------------------------------------------------------
     @property
-    def run_usage(self) -> tuple[int, float]:
-        """(tokens, dollars) the run has been charged, calls of earlier sessions included."""
+    def run_usage(self) -> Usage:
+        """The tokens and dollars the run has been charged, calls of earlier sessions included."""
         return self.ledger.spent()
 
     def pinned_model(self) -> str:
@@ -206,20 +213,21 @@ class Gateway:
         with self.lock:
             first = (exc.scope, grant.job_id) not in self.reported
             self.reported.add((exc.scope, grant.job_id))
-            tokens_used, usd_used = self.ledger.spent(grant.job_id, run=exc.scope == "run")
+            used = self.ledger.spent(grant.job_id, run=exc.scope == "run")
             if exc.scope == "run":
                 self.run_refused.add(grant.job_id)
             final = exc.final or len(self.run_refused) >= REFUSED_JOBS_TO_STOP
-            if self.archive and first:
+        if self.archive and first:
+            with self.archive_lock:
                 self.archive.log_event(
                     "budget_exhausted",
                     node_id=grant.node_id,
                     job_id=grant.job_id,
-                    data={"scope": exc.scope, "limit": exc.limit, "tokens": tokens_used, "usd": usd_used},
+                    data={"scope": exc.scope, "limit": exc.limit, "tokens": used.tokens, "usd": used.usd},
                 )
         if exc.scope == "run" and final and self.on_run_budget_spent:
             self.on_run_budget_spent(
-                f"{tokens_used} tokens, ${usd_used:.6f} charged, and what is left cannot pay for the calls "
+                f"{used.tokens} tokens, ${used.usd:.6f} charged, and what is left cannot pay for the calls "
                 "the agents make"
             )
 
@@ -290,7 +298,7 @@ class Gateway:
         charged: tuple[int, int, float],
     ) -> dict[str, Any]:
         pt, ct, cost = charged
-        with self.lock:
+        with self.archive_lock:
             if self.archive:
                 self.archive.add_fm_call(
                     response=json.dumps(reply, sort_keys=True).encode() if reply else None,

@@ -190,7 +190,7 @@ def eval_cmd(
 
     from ..benchmarks import BenchmarkError, load_suite
     from ..benchmarks import predictions as preds
-    from ..engine.config import auto_fm
+    from ..engine.config import auto_fm, env_model
     from ..gateway import UpstreamError, make_upstream
     from . import transfer
 
@@ -208,6 +208,7 @@ def eval_cmd(
         stored = archive.run_config() or {}
         spec = fm or stored.get("fm") or "auto"
         spec = auto_fm(dict(os.environ)) if spec == "auto" else spec
+        model = model or env_model(spec, os.environ)
         try:
             upstream = make_upstream(spec)
         except (UpstreamError, ValueError) as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,8 @@ def run(
     done = {e.task_id for e in archive.evaluations(node_id, label)}
     todo = [t for t in suite.tasks if t.id not in done]
     results: dict[str, Evaluation] = {}
-    with Gateway(upstream, archive.path, model=model_name) as gateway:
+    archive_lock = threading.Lock()  # `archive` and the gateway's connection write the same file
+    with Gateway(upstream, archive.path, model=model_name, archive_lock=archive_lock) as gateway:
         limits = work.limits_for(timeout_s)
         grader = Grader(backend, work_dir / "grade-cache")
         ctx = work.Context(backend, grader, suite, gateway.socket_path, solve_limits=limits, improve_limits=limits)
@@ -74,10 +76,10 @@ def run(
                     evaluation = future.result()
                 except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
                     log.exception("transfer task %s failed", task.id)
-                    with gateway.lock:
+                    with archive_lock:
                         archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
                     continue
-                with gateway.lock:
+                with archive_lock:
                     work.store_evaluation(archive, node_id, label, task.id, work.record(evaluation), job.id, "transfer")
                 shutil.rmtree(folder, ignore_errors=True)
                 results[task.id] = evaluation

@@ -35,7 +35,7 @@ class AtStop(Progress):
                 "expansions": len(view.nodes) - 1,
                 "flight_evals": len(flight.evaluations),
                 "flight_expands": len(flight.expands),
-                "tokens": gw.run_usage[0],
+                "tokens": gw.run_usage.tokens,
             }
 
 

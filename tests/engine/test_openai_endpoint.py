@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
-from dgm.engine.config import auto_fm
+from dgm.engine.config import auto_fm, resolve
 from dgm.gateway.scripted import ScriptedUpstream
 from tests.engine.conftest import SCRIPT
 
@@ -50,6 +50,14 @@ def test_auto_picks_the_configured_endpoint():
     assert auto_fm({"OPENAI_API_KEY": "k"}) == "openai"
     assert auto_fm({"OPENAI_BASE_URL": "http://x/v1"}) == "openai"
     assert auto_fm({"DGM_FM_URL": "http://y/v1", "OPENAI_API_KEY": "k"}) == "openai:http://y/v1"
+
+
+def test_dgm_model_is_resolved_into_the_stored_config():
+    endpoint = {"OPENAI_API_KEY": "k", "DGM_MODEL": "house-model"}
+    assert resolve({}, {}, environ=endpoint).model == "house-model"
+    assert resolve({}, {"model": "flag-model"}, environ=endpoint).model == "flag-model"
+    assert resolve({}, {"fm": "local"}, environ=endpoint).model is None  # only an endpoint's model
+    assert resolve({}, {}, environ={"DGM_MODEL": "house-model"}).model is None  # auto is local here
 
 
 def test_evolve_uses_an_openai_compatible_endpoint(bwrap, engine_env, tmp_path, monkeypatch):

@@ -49,7 +49,7 @@ def spent(gw, job_id=None) -> tuple[int, float]:
 
 
 def jobs(gw, n: int) -> list[int]:
-    with gw.lock:
+    with gw.archive_lock:
         return [gw.archive.jobs.enqueue("evaluate", {}).id for _ in range(n)]
 
 
@@ -63,7 +63,7 @@ def test_token_budgets_are_not_overshot_by_concurrent_greedy_calls(make_gateway,
         assert spent(gw, job)[0] <= 4_000 + CLAMP  # the promise: at most one clamped call over
         assert spent(gw, job)[0] <= 4_000  # what holding calls in flight achieves: none over
     assert spent(gw)[0] <= 9_000
-    assert spent(gw)[0] == gw.run_usage[0]
+    assert spent(gw)[0] == gw.run_usage.tokens
     assert max(c.completion_tokens for c in gw.archive.fm_calls()) == CLAMP
 
 
@@ -76,7 +76,7 @@ def test_a_dollar_budget_is_not_overshot(make_gateway, openai_client):
     one_call = max(c.cost_usd for c in gw.archive.fm_calls())
     tokens_used, usd = spent(gw)
     assert usd <= 0.05 + one_call and usd <= 0.05 + 1e-12
-    assert usd == pytest.approx(gw.run_usage[1])
+    assert usd == pytest.approx(gw.run_usage.usd)
     assert gw.archive.events("budget_exhausted")[0].data["scope"] == "run"
 
 

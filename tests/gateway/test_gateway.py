@@ -74,7 +74,7 @@ def test_completion_and_stream_are_metered_and_attributed(make_gateway, openai_c
 
 def test_attribution_to_job_and_node(make_gateway, openai_client, tmp_path):
     gw = make_gateway(HELLO)
-    with gw.lock:
+    with gw.archive_lock:
         seed = gw.archive.add_snapshot(tmp_path)
         node = gw.archive.add_node(None, seed)
         job = gw.archive.jobs.enqueue("expand", {"parent": node.id})
@@ -116,10 +116,10 @@ def test_run_budget_in_dollars_survives_a_restart(tmp_path, openai_client):
         with pytest.raises(openai.RateLimitError, match=r"run's budget of \$1"):
             for _ in range(100):
                 ask(client)
-        spent = gw.run_usage[1]
+        spent = gw.run_usage.usd
     assert 0 < spent <= 1.0
     with Gateway(ScriptedUpstream(HELLO), tmp_path / "a.db", run_budget=Budget(usd=1.0), prices=prices) as gw:
-        assert gw.run_usage[1] == pytest.approx(spent)  # read back from the archive
+        assert gw.run_usage.usd == pytest.approx(spent)  # read back from the archive
         with pytest.raises(openai.RateLimitError, match=r"run's budget of \$1"):
             ask(openai_client(gw, gw.issue_token()))
 

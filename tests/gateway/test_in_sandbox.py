@@ -40,7 +40,7 @@ def run_client(backend, gateway, token, script=CLIENT, **env):
 
 def test_openai_client_in_sandbox_completes_through_the_gateway(bwrap, make_gateway, tmp_path):
     gw = make_gateway(HELLO)
-    with gw.lock:
+    with gw.archive_lock:
         node = gw.archive.add_node(None, gw.archive.add_snapshot(tmp_path))
         job = gw.archive.jobs.enqueue("expand", {})
     out = run_client(bwrap, gw, gw.issue_token(job_id=job.id, node_id=node.id))
