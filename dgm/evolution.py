@@ -95,9 +95,10 @@ class Evolution:
         progress = progress or Progress()
         notify = notify or progress.note
         stored = stored_config(run_dir)
-        config = resolve(load_file(Path(config_file)) if config_file else {}, dict(options or {}), stored)
+        environ = dict(os.environ if environ is None else environ)
+        config = resolve(load_file(Path(config_file)) if config_file else {}, dict(options or {}), stored, environ)
         if config.fm == "auto":
-            config = dataclasses.replace(config, fm=auto_fm(dict(os.environ if environ is None else environ)))
+            config = dataclasses.replace(config, fm=auto_fm(environ))
             notify(f"model upstream: {config.fm}")
         if config.fm == "local":
             ensure_local_model(notify)

@@ -35,10 +35,9 @@ class LiveSessions:
         """Where sessions keep their writable areas (one directory per session)."""
         with self._lock:
             if self._root is None:
-                base = os.environ.get("DGM_SANDBOX_DIR") or Path(tempfile.gettempdir()) / "dgm-sandbox"
-                root = Path(base)
-                root.mkdir(mode=0o711, parents=True, exist_ok=True)
-                self._root = root
+                self._root = Path(os.environ.get("DGM_SANDBOX_DIR") or Path(tempfile.gettempdir()) / "dgm-sandbox")
+            # Made again if it went missing: a week-long run outlives tmp cleaners.
+            self._root.mkdir(mode=0o711, parents=True, exist_ok=True)
             return self._root
 
     def add(self, session: Session) -> None:
