@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from sandbox import BACKENDS
+from sandbox import ALIASES, BACKENDS
 
 from . import __version__
 from .cli_common import backend_option, open_archive, repos_option, run_option
@@ -328,6 +328,7 @@ def _evolve_options(fn):
     from .engine.final import RULES
     from .engine.policies import POLICIES
     from .engine.selectors import SELECTORS
+    from .executors import ALIASES as EXECUTOR_ALIASES
     from .executors import EXECUTORS
     from .gateway import UPSTREAMS
 
@@ -371,7 +372,11 @@ def _evolve_options(fn):
         setting("--threshold", "dgm: resolve rate needed to pass a stage.", type=float),
         setting("--final-rule", "How the final agent is chosen.", type=click.Choice(sorted(RULES))),
         setting("--workers", "Jobs run at once (on a Ray cluster: cluster-wide).", type=int),
-        setting("--executor", f"Where jobs run: {_described(EXECUTORS)}.", type=click.Choice(sorted(EXECUTORS))),
+        setting(
+            "--executor",
+            f"Where jobs run: {_described(EXECUTORS)}.",
+            type=click.Choice(sorted([*EXECUTORS, *EXECUTOR_ALIASES])),
+        ),
         setting(
             "--ray-address",
             "With --executor ray: the cluster to join, HOST:PORT. [RAY_ADDRESS, else the one on this machine]",
@@ -396,7 +401,7 @@ def _evolve_options(fn):
         setting("--max-call-tokens", "Completion tokens one model call may ask for (the gateway's clamp).", type=int),
         setting("--max-hours", "Stop after this many hours of this process.", type=float),
         setting("--job-tokens", "Model tokens one job may spend.", type=int),
-        setting("--backend", "Sandbox backend.", type=click.Choice(sorted(BACKENDS))),
+        setting("--backend", "Sandbox backend.", type=click.Choice(sorted([*BACKENDS, *ALIASES]))),
         setting("--seed", "Seed of every random choice.", type=int),
         setting("--fm-attempts", "Tries of one model call before the agent gets the error.", type=int),
         setting("--fm-timeout", "Seconds one model call may take.", "fm_timeout_s", type=float),

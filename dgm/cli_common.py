@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from archive import Archive, ArchiveError
-from sandbox import BACKENDS
+from sandbox import ALIASES, BACKENDS
 
 run_option = click.option(
     "--run",
@@ -26,9 +26,8 @@ repos_option = click.option(
 
 def backend_option(help_text: str = "Sandbox backend.", dest: str = "backend_name"):
     """--backend, one of the sandbox registry's names (bwrap by default)."""
-    return click.option(
-        "--backend", dest, type=click.Choice(sorted(BACKENDS)), default="bwrap", show_default=True, help=help_text
-    )
+    choices = click.Choice(sorted([*BACKENDS, *ALIASES]))
+    return click.option("--backend", dest, type=choices, default="bwrap", show_default=True, help=help_text)
 
 
 @contextmanager

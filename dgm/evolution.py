@@ -34,7 +34,7 @@ from .engine.engine import Engine, EngineError
 from .engine.jobs import Executor, ExecutorError
 from .engine.progress import Progress
 from .executors import for_config
-from .gateway import GatewayError, UpstreamError, make_upstream
+from .gateway import GatewayError, UpstreamError, make_upstream, upstream_name
 
 ERRORS = (
     ConfigError,
@@ -100,7 +100,7 @@ class Evolution:
         if config.fm == "auto":
             config = dataclasses.replace(config, fm=auto_fm(environ))
             notify(f"model upstream: {config.fm}")
-        if config.fm == "local":
+        if upstream_name(config.fm) == "embedded":
             ensure_local_model(notify)
         upstream = make_upstream(config.fm)
         backend = get_backend(config.backend)

@@ -1,11 +1,12 @@
-"""Isolation backends for untrusted agent code: docker, bwrap, local, behind one interface."""
+"""Isolation backends for untrusted agent code: docker, bwrap (and unsandboxed), behind one interface."""
 
 from .base import Availability, Backend, Session
 from .errors import BackendUnavailable, SandboxError, SessionClosed
-from .registry import BACKENDS, auto_backend, get_backend, isolating, register
+from .registry import ALIASES, BACKENDS, auto_backend, canonical, get_backend, isolating, register
 from .spec import SOCKET_PATH, ExecResult, Limits, Mount, SandboxSpec
 
 __all__ = [
+    "ALIASES",
     "BACKENDS",
     "Availability",
     "Backend",
@@ -19,6 +20,7 @@ __all__ = [
     "Session",
     "SessionClosed",
     "auto_backend",
+    "canonical",
     "get_backend",
     "isolating",
     "register",

@@ -22,7 +22,7 @@ WARNING = "the local sandbox backend isolates nothing: agent code runs with your
 
 
 class LocalBackend(SessionTracker):
-    name = "local"
+    name = "unsandboxed"
     isolating = False
 
     def availability(self) -> Availability:

@@ -17,6 +17,15 @@ BACKENDS: dict[str, type[Backend]] = {
 }
 
 
+# Names a backend was known by before; still accepted wherever a backend is named.
+ALIASES = {"local": "unsandboxed"}
+
+
+def canonical(name: str) -> str:
+    """The registry's name for `name` (an old name -> the current one)."""
+    return ALIASES.get(name, name)
+
+
 def register(cls: type[Backend]) -> type[Backend]:
     """Add a backend class (e.g. from a plugin) under its `name`."""
     if cls.name in BACKENDS and BACKENDS[cls.name] is not cls:
@@ -27,13 +36,13 @@ def register(cls: type[Backend]) -> type[Backend]:
 
 def isolating() -> tuple[str, ...]:
     """The backends that isolate, in the order they are picked automatically; the others
-    (`local`) only ever by name."""
+    (`unsandboxed`) only ever by name."""
     return tuple(name for name, cls in BACKENDS.items() if cls.isolating)
 
 
 def get_backend(name: str, **options) -> Backend:
     try:
-        cls = BACKENDS[name]
+        cls = BACKENDS[canonical(name)]
     except KeyError:
         raise SandboxError(f"unknown sandbox backend {name!r}; choose one of {', '.join(BACKENDS)}") from None
     return cls(**options)

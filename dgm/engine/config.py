@@ -56,7 +56,7 @@ class RunConfig:
     fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
     tampered_parents: bool = False  # may an agent caught tampering with its grading become a parent?
-    executor: str = "local"  # where jobs run: local (a thread pool here) or ray (a cluster)
+    executor: str = "threads"  # where jobs run: threads (a pool here) or ray (a cluster)
     ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
 
     def _check_types(self) -> None:
@@ -210,7 +210,7 @@ def auto_fm(environ: Mapping[str, str]) -> str:
         return f"openai:{environ['DGM_FM_URL']}"
     if environ.get("OPENAI_BASE_URL") or environ.get("OPENAI_API_KEY"):
         return "openai"
-    return "local"
+    return "embedded"
 
 
 def env_model(fm: str, environ: Mapping[str, str]) -> str | None:

@@ -15,15 +15,17 @@ EXECUTORS: dict[str, type] = {
     LocalExecutor.name: LocalExecutor,
     RayExecutor.name: RayExecutor,
 }
+ALIASES = {"local": "threads"}  # names an executor was known by before; still accepted
 
 
 def for_config(config: RunConfig) -> Executor:
     """The executor `config.executor` names, built from the run's configuration."""
-    if config.executor not in EXECUTORS:
+    name = ALIASES.get(config.executor, config.executor)
+    if name not in EXECUTORS:
         raise ExecutorError(
             f"config: executor = {config.executor!r} is not valid; expected one of {', '.join(EXECUTORS)}"
         )
-    return EXECUTORS[config.executor].from_config(config)
+    return EXECUTORS[name].from_config(config)
 
 
-__all__ = ["EXECUTORS", "LocalExecutor", "RayExecutor", "for_config"]
+__all__ = ["ALIASES", "EXECUTORS", "LocalExecutor", "RayExecutor", "for_config"]

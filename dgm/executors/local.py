@@ -12,7 +12,7 @@ from ..engine.node import code_cache, job_dir, write_evidence
 
 
 class LocalExecutor:
-    name = "local"
+    name = "threads"
     summary = "a thread pool on this machine"
 
     def __init__(self, workers: int = 2):

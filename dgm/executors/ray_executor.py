@@ -32,7 +32,10 @@ MAX_BLOB_REFS = 50_000  # blobs kept in the object store; older ones are put aga
 
 
 def resource_name(backend: str) -> str:
-    return f"dgm_{backend}"
+    """The Ray resource that marks nodes able to run `backend`'s sandboxes (its registry name)."""
+    from sandbox import canonical
+
+    return f"dgm_{canonical(backend)}"
 
 
 class _Forwarder:

@@ -3,12 +3,13 @@
 from .admission import Limits
 from .policy import Budget, RetryPolicy
 from .pricing import Price, Prices
-from .registry import UPSTREAMS, make_upstream
+from .registry import UPSTREAMS, make_upstream, upstream_name
 from .server import Gateway, GatewayError
 from .upstream import Upstream, UpstreamError, request_hash
 
 __all__ = [
     "UPSTREAMS",
+    "upstream_name",
     "Budget",
     "Gateway",
     "GatewayError",

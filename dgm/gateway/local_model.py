@@ -18,8 +18,8 @@ N_CTX = 8192
 
 
 class LocalUpstream:
-    name: ClassVar[str] = "local"
-    usage: ClassVar[str] = "local[:GGUF_PATH]"
+    name: ClassVar[str] = "embedded"
+    usage: ClassVar[str] = "embedded[:GGUF_PATH]"
     summary: ClassVar[str] = "the embedded model: offline and weak"
     free: ClassVar[bool] = True  # the embedded model runs here
 

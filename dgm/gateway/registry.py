@@ -16,11 +16,19 @@ UPSTREAMS: dict[str, type] = {
     ReplayUpstream.name: ReplayUpstream,
 }
 NEEDS_ARGUMENT = {"scripted": "a script file", "replay": "a run directory"}
+ALIASES = {"local": "embedded"}  # names an upstream was known by before; still accepted
+
+
+def upstream_name(spec: str) -> str:
+    """The registry name `NAME[:ARG]` picks (an old name -> the current one)."""
+    name = spec.partition(":")[0]
+    return ALIASES.get(name, name)
 
 
 def make_upstream(spec: str) -> Upstream:
     """Build an upstream from `NAME[:ARG]`."""
-    name, _, arg = spec.partition(":")
+    arg = spec.partition(":")[2]
+    name = upstream_name(spec)
     if name not in UPSTREAMS:
         raise UpstreamError(f"unknown model upstream {name!r}; choose one of {', '.join(UPSTREAMS)}", retryable=False)
     if name in NEEDS_ARGUMENT and not arg:

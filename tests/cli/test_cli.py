@@ -118,3 +118,19 @@ def test_evolve_help_comes_from_the_registries_and_the_config_defaults():
     defaults = RunConfig()
     assert f"Stop after this many task evaluations. [{defaults.max_evals}]" in text
     assert f"[{','.join(map(str, defaults.stages))}]" in text and f"[{defaults.backend}]" in text
+
+
+def test_each_local_has_a_name_that_says_what_it_is_and_the_old_one_still_works():
+    """'local' named a sandbox backend, an executor and an upstream; each has its own name
+    now, and 'local' is still accepted for each (stored runs and scripts keep working)."""
+    from dgm.engine.config import RunConfig, auto_fm
+    from dgm.executors import for_config
+    from dgm.gateway import upstream_name
+    from sandbox import get_backend
+
+    assert get_backend("local").name == "unsandboxed" and not get_backend("local").isolating
+    assert for_config(RunConfig(executor="local")).name == for_config(RunConfig()).name == "threads"
+    assert upstream_name("local") == upstream_name("local:/models/x.gguf") == "embedded" == auto_fm({})
+    for flag, value in (("--backend", "local"), ("--executor", "local")):
+        result = CliRunner().invoke(main, ["evolve", "--run", "/nonexistent/r", flag, value, "--help"])
+        assert result.exit_code == 0, result.output

@@ -46,7 +46,7 @@ def serve(upstream: ScriptedUpstream) -> ThreadingHTTPServer:
 
 
 def test_auto_picks_the_configured_endpoint():
-    assert auto_fm({}) == "local"
+    assert auto_fm({}) == "embedded"
     assert auto_fm({"OPENAI_API_KEY": "k"}) == "openai"
     assert auto_fm({"OPENAI_BASE_URL": "http://x/v1"}) == "openai"
     assert auto_fm({"DGM_FM_URL": "http://y/v1", "OPENAI_API_KEY": "k"}) == "openai:http://y/v1"

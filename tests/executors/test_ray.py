@@ -129,7 +129,7 @@ def test_a_cluster_without_sandbox_nodes_is_a_clear_error(ray_cluster, engine_en
     )
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "no node of the Ray cluster offers the 'dgm_local' resource" in result.stderr
+    assert "no node of the Ray cluster offers the 'dgm_unsandboxed' resource" in result.stderr
 
 
 def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine_env, tmp_path):

@@ -46,7 +46,7 @@ def test_the_free_upstreams_say_so_and_the_paid_one_does_not():
 
     assert {name: cls.free for name, cls in UPSTREAMS.items()} == {
         "openai": False,
-        "local": True,
+        "embedded": True,
         "scripted": True,
         "replay": True,
     }

@@ -16,19 +16,20 @@ from sandbox.image import apt_mirror
 
 
 def test_registry_names_the_three_backends():
-    assert sorted(BACKENDS) == ["bwrap", "docker", "local"]
+    assert sorted(BACKENDS) == ["bwrap", "docker", "unsandboxed"]
+    assert get_backend("local").name == "unsandboxed"  # its old name is still accepted
     assert all(get_backend(name).name == name for name in BACKENDS)
     assert isolating() == ("docker", "bwrap")  # picked automatically in this order; local only by name
 
 
 def test_unknown_backend_is_a_clear_error():
-    with pytest.raises(SandboxError, match="unknown sandbox backend 'podman'.*docker, bwrap, local"):
+    with pytest.raises(SandboxError, match="unknown sandbox backend 'podman'.*docker, bwrap, unsandboxed"):
         get_backend("podman")
 
 
 def test_cli_backend_choices_come_from_the_registry():
     result = CliRunner().invoke(main, ["sandbox", "run", "--help"])
-    assert "[bwrap|docker|local]" in result.output
+    assert "[bwrap|docker|local|unsandboxed]" in result.output
 
 
 def test_doctor_names_both_isolating_backends_working(availability):
