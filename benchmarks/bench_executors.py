@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from archive import Archive  # noqa: E402
-from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR  # noqa: E402
+from dgm.suites.loaders.taskdir import BUILTIN_DIR  # noqa: E402
 from tests.engine.conftest import SCRIPT, TASKS, evolve_cmd  # noqa: E402
 from tests.executors.conftest import LocalRayCluster  # noqa: E402
 

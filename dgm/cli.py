@@ -227,7 +227,7 @@ suite_option = click.option(
 
 
 def _load(spec: str, repos: Path | None):
-    from .benchmarks import BenchmarkError, load_suite
+    from .suites import BenchmarkError, load_suite
 
     try:
         return load_suite(spec, **({"repos": repos} if repos else {}))
@@ -255,7 +255,7 @@ def bench_list(suite_spec: str, repos: Path | None) -> None:
 @click.option("--reference", is_flag=True, help="Also print the reference patch (never shown to agents).")
 def bench_show(task_id: str, suite_spec: str, repos: Path | None, reference: bool) -> None:
     """Show one task: statement, split, hidden tests, what must pass."""
-    from .benchmarks import BenchmarkError
+    from .suites import BenchmarkError
 
     try:
         task = _load(suite_spec, repos).task(task_id)
@@ -281,8 +281,8 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
     reference resolves and no empty patch does."""
     from sandbox import SandboxError, get_backend
 
-    from .benchmarks import BenchmarkError, Grader
-    from .benchmarks.validate import validate
+    from .suites import BenchmarkError, Grader
+    from .suites.validate import validate
 
     suite = _load(suite_spec, repos)
 
@@ -464,9 +464,9 @@ def _say(message: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def status(run_dir: Path, as_json: bool) -> None:
     """Summary of a run: agents, evaluations, best agent, model use, jobs."""
-    from .benchmarks import BenchmarkError, load_suite
     from .engine.config import RunConfig
     from .engine.status import lines, summary, task_order
+    from .suites import BenchmarkError, load_suite
 
     with open_archive(run_dir) as archive:
         stored = archive.run_config()

@@ -28,13 +28,13 @@ from archive import Archive, ArchiveError
 from sandbox import SandboxError, get_backend
 
 from . import model
-from .benchmarks import BenchmarkError
 from .engine.config import ConfigError, RunConfig, auto_fm, load_file, resolve
 from .engine.engine import Engine, EngineError
 from .engine.jobs import Executor, ExecutorError
 from .engine.progress import Progress
 from .executors import for_config
 from .gateway import GatewayError, UpstreamError, make_upstream, upstream_name
+from .suites import BenchmarkError
 
 ERRORS = (
     ConfigError,

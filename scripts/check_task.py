@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Authoring check for one built-in task folder (runs on the host, not in a sandbox).
 
-    .venv/bin/python scripts/check_task.py dgm/benchmarks/builtin/TASK_ID [...]
+    .venv/bin/python scripts/check_task.py dgm/suites/builtin/TASK_ID [...]
 
 For each task: the repo's own tests pass at base; with the hidden tests added, every
 FAIL_TO_PASS fails and every PASS_TO_PASS passes at base; after `git apply reference.patch`

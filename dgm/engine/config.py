@@ -81,7 +81,7 @@ class RunConfig:
                 raise ConfigError(f"config: {f.name} = {value!r} is not valid; expected {want}")
 
     def validated(self) -> RunConfig:
-        from ..benchmarks.loaders import parse_spec
+        from ..suites.loaders import parse_spec
 
         self._check_types()
         from .final import RULES

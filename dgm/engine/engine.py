@@ -27,8 +27,8 @@ from archive import Archive, ArchiveError, HostileSnapshotError, Job
 from archive.snapshots import scan
 
 from .. import agent_exec
-from ..benchmarks import Grader, load_suite
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
+from ..suites import Grader, load_suite
 from . import evidence, work
 from .config import RunConfig
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost

@@ -11,7 +11,7 @@ from typing import Any
 
 from archive import Archive
 
-from ..benchmarks import BenchmarkError, Suite
+from ..suites import BenchmarkError, Suite
 
 CLIP = 20_000
 

@@ -15,9 +15,9 @@ from archive.snapshots import ScannedTree, scan
 from sandbox import Backend, Limits
 
 from .. import agent_exec
-from ..benchmarks import Grader, Suite
-from ..benchmarks.evaluate import Evaluation, evaluate
-from ..benchmarks.grader import Verdict
+from ..suites import Grader, Suite
+from ..suites.evaluate import Evaluation, evaluate
+from ..suites.grader import Verdict
 
 TRAJECTORY_LIMIT = 400_000
 

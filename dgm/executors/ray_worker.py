@@ -19,10 +19,10 @@ from archive.records import ManifestEntry
 from archive.snapshots import write
 from sandbox import get_backend
 
-from ..benchmarks import Grader, load_suite
 from ..engine import work
 from ..engine.jobs import EvaluateRequest, ExpandRequest, Request
 from ..engine.node import job_dir, open_up, write_evidence
+from ..suites import Grader, load_suite
 from .relay import Relay
 
 DEFAULT_CACHE = "/var/tmp/dgm-ray"

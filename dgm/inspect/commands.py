@@ -188,10 +188,10 @@ def eval_cmd(
     recorded in RUN's archive under its own label."""
     from sandbox import get_backend
 
-    from ..benchmarks import BenchmarkError, load_suite
-    from ..benchmarks import predictions as preds
     from ..engine.config import auto_fm, env_model
     from ..gateway import UpstreamError, make_upstream
+    from ..suites import BenchmarkError, load_suite
+    from ..suites import predictions as preds
     from . import transfer
 
     if (node is None) == (agent is None):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from archive import Archive
 
-from ..benchmarks import Grader, Suite
-from ..benchmarks.evaluate import Evaluation
 from ..engine import work
 from ..gateway import Budget, Gateway, Upstream
+from ..suites import Grader, Suite
+from ..suites.evaluate import Evaluation
 
 log = logging.getLogger(__name__)
 

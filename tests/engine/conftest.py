@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
 from dgm.cli import main
+from dgm.suites.loaders.taskdir import BUILTIN_DIR
 from tests.helpers import SLUG_FIX
 
 TASKS = ("text-slug-separators", "app-pagination-page-count", "algo-interval-touching")

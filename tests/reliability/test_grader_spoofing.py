@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dgm.benchmarks import Grader, load_suite
-from dgm.benchmarks.patches import tree_patch
+from dgm.suites import Grader, load_suite
+from dgm.suites.patches import tree_patch
 from sandbox import Mount, SandboxSpec
 from tests.reliability.spoofing import ATTACKS, JUDGE_ONLY, NAIVE_RUN, fools_naive_grader, new_file
 from tests.sandbox.conftest import backend  # noqa: F401 - both isolating backends
@@ -77,7 +77,7 @@ def configured_task(tmp_path):
     the tests depend on (strict markers, a marker the hidden tests use)."""
     import shutil
 
-    from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
+    from dgm.suites.loaders.taskdir import BUILTIN_DIR
 
     folder = tmp_path / "tasks" / TASK
     shutil.copytree(BUILTIN_DIR / TASK, folder)

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from archive import Archive
-from dgm.benchmarks import Grader, load_suite
 from dgm.cli import main
+from dgm.suites import Grader, load_suite
 from tests.engine.conftest import evolve_ok
 
 pytestmark = pytest.mark.faults

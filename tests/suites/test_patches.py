@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from dgm.benchmarks.patches import files_in_patch, is_test_path, strip_tests, tree_patch
+from dgm.suites.patches import files_in_patch, is_test_path, strip_tests, tree_patch
 from tests.helpers import tree_listing, write_tree
 
 PATCH = """diff --git a/pkg/mod.py b/pkg/mod.py
@@ -68,7 +68,7 @@ def test_tree_patch_round_trips_through_git_apply(tmp_path):
 
 
 def test_swebench_predictions_jsonl(tmp_path):
-    from dgm.benchmarks import predictions
+    from dgm.suites import predictions
 
     path = tmp_path / "preds.jsonl"
     n = predictions.write(path, "dgm-node-7", [("acme__calc-1", PATCH), ("acme__calc-2", "")])
@@ -82,7 +82,7 @@ def test_swebench_predictions_jsonl(tmp_path):
 
 
 def test_harness_files_are_stripped_too():
-    from dgm.benchmarks.patches import is_harness_path
+    from dgm.suites.patches import is_harness_path
 
     for path in (
         "pytest.ini",

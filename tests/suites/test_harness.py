@@ -8,10 +8,10 @@ import dataclasses
 
 import pytest
 
-from dgm.benchmarks import BenchmarkError, load_suite
-from dgm.benchmarks.harness import HARNESSES, ExitCodeHarness, PytestHarness, canaries, harness_for
-from dgm.benchmarks.harness.pytest_config import common_folder, locate
-from dgm.benchmarks.harness.pytest_harness import path_args, split_command
+from dgm.suites import BenchmarkError, load_suite
+from dgm.suites.harness import HARNESSES, ExitCodeHarness, PytestHarness, canaries, harness_for
+from dgm.suites.harness.pytest_config import common_folder, locate
+from dgm.suites.harness.pytest_harness import path_args, split_command
 
 KINDS = {
     "pytest.toml": ("[pytest]\naddopts = ['-q']\n", ".toml"),
@@ -91,7 +91,7 @@ def test_a_suite_with_a_task_its_harness_cannot_run_is_refused_by_name(tmp_path)
     import json
     import shutil
 
-    from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
+    from dgm.suites.loaders.taskdir import BUILTIN_DIR
 
     shutil.copytree(BUILTIN_DIR / "text-slug-separators", tmp_path / "t")
     meta = json.loads((tmp_path / "t" / "task.json").read_text())

@@ -7,10 +7,10 @@ import re
 
 from click.testing import CliRunner
 
-from dgm.benchmarks import load_suite
-from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
-from dgm.benchmarks.patches import files_in_patch, is_test_path
 from dgm.cli import main
+from dgm.suites import load_suite
+from dgm.suites.loaders.taskdir import BUILTIN_DIR
+from dgm.suites.patches import files_in_patch, is_test_path
 
 
 def test_builtin_suite_shape():

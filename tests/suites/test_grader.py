@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from dgm import agent_exec
-from dgm.benchmarks import load_suite
-from dgm.benchmarks.evaluate import evaluate
 from dgm.gateway import Gateway
 from dgm.gateway.scripted import ScriptedUpstream
+from dgm.suites import load_suite
+from dgm.suites.evaluate import evaluate
 from tests.helpers import SLUG_FIX
 
 

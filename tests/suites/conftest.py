@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dgm.benchmarks import Grader
-from dgm.benchmarks.loaders.taskdir import BUILTIN_DIR
+from dgm.suites import Grader
+from dgm.suites.loaders.taskdir import BUILTIN_DIR
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
 

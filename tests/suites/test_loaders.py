@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from dgm.benchmarks import BenchmarkError, load_suite
-from dgm.benchmarks.loaders import parse_spec
-from dgm.benchmarks.validate import validate
+from dgm.suites import BenchmarkError, load_suite
+from dgm.suites.loaders import parse_spec
+from dgm.suites.validate import validate
 
 
 def assert_validates(suite, grader, n):
