@@ -193,8 +193,11 @@ def resolve(
                 f"this run was started with other {', '.join(changed)}; a resumed run keeps them "
                 f"({', '.join(f'{k}={stored.get(k)!r}' for k in changed)}). Start a new run directory instead."
             )
+    environ = os.environ if environ is None else environ
+    if merged.get("fm") == "openai" and environ.get("OPENAI_BASE_URL"):  # record the endpoint it will reach
+        merged["fm"] = f"openai:{environ['OPENAI_BASE_URL']}"
     if merged.get("model") is None:
-        model = env_model(merged.get("fm", RunConfig.fm), os.environ if environ is None else environ)
+        model = env_model(merged.get("fm", RunConfig.fm), environ)
         if model:
             merged["model"] = model
     try:
@@ -205,10 +208,12 @@ def resolve(
 
 def auto_fm(environ: Mapping[str, str]) -> str:
     """`--fm auto`: a configured endpoint if there is one (DGM_FM_URL, OPENAI_BASE_URL or
-    OPENAI_API_KEY), else the embedded local model."""
-    if environ.get("DGM_FM_URL"):
-        return f"openai:{environ['DGM_FM_URL']}"
-    if environ.get("OPENAI_BASE_URL") or environ.get("OPENAI_API_KEY"):
+    OPENAI_API_KEY), else the embedded local model. The endpoint's URL is part of the answer,
+    so the stored config records it (the key never is)."""
+    url = environ.get("DGM_FM_URL") or environ.get("OPENAI_BASE_URL")
+    if url:
+        return f"openai:{url}"
+    if environ.get("OPENAI_API_KEY"):
         return "openai"
     return "embedded"
 

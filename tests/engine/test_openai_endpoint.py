@@ -48,7 +48,7 @@ def serve(upstream: ScriptedUpstream) -> ThreadingHTTPServer:
 def test_auto_picks_the_configured_endpoint():
     assert auto_fm({}) == "embedded"
     assert auto_fm({"OPENAI_API_KEY": "k"}) == "openai"
-    assert auto_fm({"OPENAI_BASE_URL": "http://x/v1"}) == "openai"
+    assert auto_fm({"OPENAI_BASE_URL": "http://x/v1"}) == "openai:http://x/v1"  # recorded in the run
     assert auto_fm({"DGM_FM_URL": "http://y/v1", "OPENAI_API_KEY": "k"}) == "openai:http://y/v1"
 
 
@@ -58,6 +58,13 @@ def test_dgm_model_is_resolved_into_the_stored_config():
     assert resolve({}, {"model": "flag-model"}, environ=endpoint).model == "flag-model"
     assert resolve({}, {"fm": "local"}, environ=endpoint).model is None  # only an endpoint's model
     assert resolve({}, {}, environ={"DGM_MODEL": "house-model"}).model is None  # auto is local here
+
+
+def test_the_endpoint_an_openai_run_reaches_is_recorded_in_its_config():
+    assert resolve({}, {"fm": "openai"}, environ={"OPENAI_BASE_URL": "http://z/v1"}).fm == "openai:http://z/v1"
+    assert resolve({}, {"fm": "openai:http://given/v1"}, environ={"OPENAI_BASE_URL": "http://z/v1"}).fm == (
+        "openai:http://given/v1"
+    )
 
 
 def test_evolve_uses_an_openai_compatible_endpoint(bwrap, engine_env, tmp_path, monkeypatch):
@@ -85,7 +92,7 @@ def test_evolve_uses_an_openai_compatible_endpoint(bwrap, engine_env, tmp_path, 
     server.shutdown()
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
-        assert ar.run_config()["fm"] == "openai"
+        assert ar.run_config()["fm"] == f"openai:http://127.0.0.1:{server.server_port}/v1"
         models = {c.model for c in ar.fm_calls()}
         assert models == {"endpoint-model"} and len(ar.nodes()) == 2
     assert set(server.seen) == {"Bearer sk-endpoint-key"}  # the real key went to the endpoint, from the host
