@@ -20,6 +20,7 @@ BENCHMARKS = {
     "archive": ["bench_archive.py"],
     "sandbox": ["bench_sandbox.py"],
     "gateway": ["bench_gateway.py"],
+    "budgets": ["bench_budgets.py"],
     "selection": ["bench_selection.py"],
     "simulate": ["bench_simulate.py"],
     "executors": ["bench_executors.py"],
