@@ -43,21 +43,6 @@ class ManifestEntry:
 
 
 @dataclass(frozen=True)
-class Evaluation:
-    id: int
-    node_id: int
-    benchmark: str
-    task_id: str
-    attempt: int
-    resolved: bool
-    tests: dict[str, str]
-    duration_s: float
-    cost_usd: float
-    log_blob: str | None
-    created_at: float
-
-
-@dataclass(frozen=True)
 class Job:
     id: int
     kind: str
@@ -71,6 +56,21 @@ class Job:
     finished_at: float | None
     result: dict[str, Any] | None
     error: str | None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    id: int
+    node_id: int
+    benchmark: str
+    task_id: str
+    attempt: int
+    resolved: bool
+    tests: dict[str, str]
+    duration_s: float
+    cost_usd: float
+    log_blob: str | None
+    created_at: float
 
 
 @dataclass(frozen=True)

@@ -15,34 +15,14 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import threading
 from pathlib import Path
 
-import openai
-
 from dgm.gateway import Budget, Gateway, Limits, Prices
-from dgm.gateway.probe import client
+from dgm.gateway.probe import call_until_refused
 from dgm.gateway.scripted import ScriptedUpstream
 
 CLAMP = 500
 GREEDY = {"rules": [{"when": {}, "reply": {"content": "x" * 400_000, "usage": {"completion_tokens": 52_000_000}}}]}
-
-
-def hammer(gw: Gateway, tokens: list[str], threads_per_job: int) -> None:
-    def worker(token: str) -> None:
-        agent = client(gw, token)
-        for _ in range(1000):
-            try:
-                agent.chat.completions.create(model="default", messages=[{"role": "user", "content": "more"}])
-            except openai.RateLimitError as exc:
-                if exc.body["type"] == "budget_exhausted":
-                    return
-
-    threads = [threading.Thread(target=worker, args=(t,)) for t in tokens for _ in range(threads_per_job)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
 
 
 def scenario(run_budget: Budget, job_budget: Budget, jobs: int, threads: int, prices: Prices) -> tuple[int, float]:
@@ -54,7 +34,7 @@ def scenario(run_budget: Budget, job_budget: Budget, jobs: int, threads: int, pr
         try:
             with gw.archive_lock:
                 ids = [gw.archive.jobs.enqueue("evaluate", {}).id for _ in range(jobs)]
-            hammer(gw, [gw.issue_token(job_id=j, budget=job_budget) for j in ids], threads)
+            call_until_refused(gw, [gw.issue_token(job_id=j, budget=job_budget) for j in ids], threads)
             calls = gw.archive.fm_calls()
             return sum(c.prompt_tokens + c.completion_tokens for c in calls), sum(c.cost_usd for c in calls)
         finally:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox import Backend, ExecResult, Limits, Mount, SandboxSpec
@@ -48,68 +49,50 @@ class Access:
     token: str | None = None
 
 
-def _run(
-    backend: Backend,
-    code: Path,
-    mounts: tuple[Mount, ...],
-    args: list[str],
-    bring_back: str,
-    dest: Path,
-    access: Access,
-    limits: Limits,
-    env: dict[str, str] | None,
-) -> AgentRun:
+@dataclass(frozen=True)
+class Host:
+    """Where an entry point runs and what it may use: the sandbox backend, its way to the
+    model, its limits and any extra environment variables."""
+
+    backend: Backend
+    access: Access = Access()
+    limits: Limits = Limits()
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+def _run(host: Host, code: Path, mounts: tuple[Mount, ...], args: list[str], bring_back: str, dest: Path) -> AgentRun:
     """Run `python3 -m seed_agent ARGS` from /code with /out writable; copy `bring_back`
     out to dest/<its name> and /out to dest/out."""
-    agent_env = {**AGENT_ENV, **({"OPENAI_API_KEY": access.token} if access.token else {}), **(env or {})}
+    token = {"OPENAI_API_KEY": host.access.token} if host.access.token else {}
     spec = SandboxSpec(
         mounts=(Mount(CODE, code), *mounts, Mount(OUT, None, writable=True)),
-        env=agent_env,
+        env={**AGENT_ENV, **token, **host.env},
         workdir=CODE,
-        limits=limits,
-        socket=access.socket,
+        limits=host.limits,
+        socket=host.access.socket,
     )
-    with backend.start(spec) as session:
+    with host.backend.start(spec) as session:
         result = session.exec(["python3", "-m", "seed_agent", *args, "--out", OUT])
         session.copy_out(bring_back, dest / bring_back.strip("/"))
         out = session.copy_out(OUT, dest / "out")
     return AgentRun(result, out)
 
 
-def solve(
-    backend: Backend,
-    code: Path,
-    task: dict,
-    repo: Path,
-    dest: Path,
-    access: Access,
-    limits: Limits = Limits(),
-    env: dict[str, str] | None = None,
-) -> AgentRun:
+def solve(host: Host, code: Path, task: dict, repo: Path, dest: Path) -> AgentRun:
     """Run `solve` on a private copy of `repo`; the edited repo comes back to dest/repo."""
     (dest / "task").mkdir(mode=0o755, parents=True)
     (dest / "task" / "task.json").write_text(json.dumps(task))
     (dest / "task" / "task.json").chmod(0o644)
     mounts = (Mount(TASK, dest / "task"), Mount(REPO, repo, writable=True))
-    args = ["solve", "--task", f"{TASK}/task.json", "--repo", REPO]
-    return _run(backend, code, mounts, args, REPO, dest, access, limits, env)
+    return _run(host, code, mounts, ["solve", "--task", f"{TASK}/task.json", "--repo", REPO], REPO, dest)
 
 
-def improve(
-    backend: Backend,
-    code: Path,
-    evidence: Path,
-    dest: Path,
-    access: Access,
-    limits: Limits = Limits(),
-    env: dict[str, str] | None = None,
-) -> AgentRun:
+def improve(host: Host, code: Path, evidence: Path, dest: Path) -> AgentRun:
     """Run the parent's `improve` on a private copy of its own code; the edited copy comes
     back to dest/agent."""
     dest.mkdir(parents=True)
     mounts = (Mount(AGENT, code, writable=True), Mount(EVIDENCE, evidence))
-    args = ["improve", "--self", AGENT, "--evidence", EVIDENCE]
-    return _run(backend, code, mounts, args, AGENT, dest, access, limits, env)
+    return _run(host, code, mounts, ["improve", "--self", AGENT, "--evidence", EVIDENCE], AGENT, dest)
 
 
 def check(backend: Backend, code: Path, limits: Limits = Limits(wall_s=300)) -> ExecResult:

@@ -17,8 +17,10 @@ from pathlib import Path, PurePosixPath
 from typing import ClassVar, Protocol
 
 from . import fs
+from .cgroups import CgroupSet
 from .errors import SandboxError, SessionClosed
 from .live import LIVE
+from .runner import LimitTracker, Watch
 from .scratch import Scratch
 from .spec import ExecResult, SandboxSpec
 
@@ -157,6 +159,12 @@ class Session(abc.ABC):
             {**self.spec.env, **(env or {})},
             workdir or self.spec.workdir,
         )
+
+    def _tracker(self, timeout: float, cgroup: CgroupSet | None = None) -> LimitTracker:
+        """The watchdog of one command, started now: the clock, the output, the writable
+        area's cap, and the cgroup's counters where the backend has one."""
+        watch = Watch(cgroup=cgroup, disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
+        return LimitTracker(watch, self.spec.limits, timeout)
 
     @abc.abstractmethod
     def _exec(

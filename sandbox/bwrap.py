@@ -179,23 +179,15 @@ class BwrapSession(Session):
         if self.cgroup:
             host_env["DGM_CGROUP_PROCS"] = " ".join(str(p) for p in self.cgroup.procs_files())
             prefix = ["/bin/sh", "-c", _ENTER, "sh", *prefix]
-        watch = runner.Watch(cgroup=self.cgroup, disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
         # bwrap reads its arguments from a pipe, so the environment (the job's gateway token)
         # never shows in the host's process list.
         read_end, write_end = os.pipe()
         try:
             os.write(write_end, b"".join(a.encode() + b"\0" for a in self._bwrap_args(workdir, env)[1:]))
             os.close(write_end)
-            return runner.run(
-                [*prefix, "bwrap", "--args", str(read_end), *argv],
-                limits=limits,
-                timeout=timeout,
-                stdin=stdin,
-                env=host_env,
-                watch=watch,
-                kill_tree=self._kill,
-                pass_fds=(read_end,),
-            )
+            tracker = self._tracker(timeout, self.cgroup)
+            argv = [*prefix, "bwrap", "--args", str(read_end), *argv]
+            return runner.run(argv, tracker, self._kill, stdin=stdin, env=host_env, pass_fds=(read_end,))
         finally:
             os.close(read_end)
 

@@ -20,7 +20,7 @@ from . import image
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
-from .runner import POLL_S, LimitTracker, OutputCollector, Watch
+from .runner import POLL_S, LimitTracker, OutputCollector
 from .spec import SOCKET_PATH, ExecResult, SandboxSpec
 
 log = logging.getLogger(__name__)
@@ -197,8 +197,7 @@ class DockerSession(Session):
     def _exec(
         self, argv: list[str], timeout: float, stdin: bytes | None, env: dict[str, str], workdir: str
     ) -> ExecResult:
-        watch = Watch(cgroup=self.cgroup, disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
-        tracker = LimitTracker(watch, self.spec.limits, timeout)
+        tracker = self._tracker(timeout, self.cgroup)
         exec_id = self.api.exec_create(
             self.container.id,
             argv,

@@ -62,17 +62,8 @@ class LocalSession(Session):
             "LANG": "C.UTF-8",
             **{k: self._host(v) for k, v in env.items()},
         }
-        watch = runner.Watch(disk_full=self.scratch.over_cap, disk_enforced=self.scratch.mounted)
-        return runner.run(
-            prefix + [self._host(a) for a in argv],
-            limits=limits,
-            timeout=timeout,
-            stdin=stdin,
-            env=env,
-            watch=watch,
-            kill_tree=runner.killpg,
-            cwd=self._host(workdir),
-        )
+        argv = prefix + [self._host(a) for a in argv]
+        return runner.run(argv, self._tracker(timeout), runner.killpg, stdin=stdin, env=env, cwd=self._host(workdir))
 
     def _teardown(self) -> None:
         """Each exec's process group is killed when it ends; nothing else to stop."""

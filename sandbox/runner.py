@@ -125,17 +125,16 @@ class LimitTracker:
 
 def run(
     argv: list[str],
+    tracker: LimitTracker,
+    kill_tree: Callable[[subprocess.Popen], None],
     *,
-    limits: Limits,
-    timeout: float,
     stdin: bytes | None,
     env: dict[str, str],
-    watch: Watch,
-    kill_tree: Callable[[subprocess.Popen], None],
     cwd: str | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> ExecResult:
-    tracker = LimitTracker(watch, limits, timeout)
+    """Run `argv` as a host process watched by `tracker` (started just before); `kill_tree`
+    kills it and all it started."""
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -148,7 +147,7 @@ def run(
     )
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
-    out = OutputCollector(limits.output_bytes)
+    out = OutputCollector(tracker.limits.output_bytes)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
     sel.register(proc.stderr, selectors.EVENT_READ, "stderr")

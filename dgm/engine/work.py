@@ -73,14 +73,8 @@ def _tail(text: str, n: int = 1500) -> str:
 
 
 def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
-    run = agent_exec.improve(
-        ctx.backend,
-        job.code,
-        job.evidence,
-        job.work / "improve",
-        agent_exec.Access(ctx.socket, job.token),
-        limits=ctx.improve_limits,
-    )
+    host = agent_exec.Host(ctx.backend, agent_exec.Access(ctx.socket, job.token), ctx.improve_limits)
+    run = agent_exec.improve(host, job.code, job.evidence, job.work / "improve")
     report_path = run.out / "improve.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
     origin = {

@@ -1,9 +1,12 @@
-"""One completion through a running gateway, the way an agent makes it (openai client over
-the Unix socket); used by `dgm model check` and the gateway benchmark."""
+"""Calls through a running gateway, the way an agent makes them (openai client over the Unix
+socket): one completion for `dgm model check` and the gateway benchmark, and greedy callers
+for the budget tests and benchmark."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .server import Gateway
@@ -49,3 +52,31 @@ def ask(gateway: Gateway, prompt: str, max_tokens: int = 128) -> Answer:
         usage.completion_tokens if usage else 0,
         seconds,
     )
+
+
+def call_until_refused(
+    gateway: Gateway, tokens: Iterable[str], threads_per_token: int, max_calls: int = 1000
+) -> list[str]:
+    """Threads that each call with their token until the gateway refuses for a spent budget
+    (a refusal for too many calls in flight is tried again); the refusal messages, one per
+    thread that was refused."""
+    import openai
+
+    refusals: list[str] = []
+
+    def caller(token: str) -> None:
+        agent = client(gateway, token)
+        for _ in range(max_calls):
+            try:
+                agent.chat.completions.create(model="default", messages=[{"role": "user", "content": "more"}])
+            except openai.RateLimitError as exc:
+                if exc.body["type"] == "budget_exhausted":
+                    refusals.append(exc.message)
+                    return
+
+    threads = [threading.Thread(target=caller, args=(t,)) for t in tokens for _ in range(threads_per_token)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return refusals

@@ -50,7 +50,8 @@ def evaluate(
 ) -> Evaluation:
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
-    run = agent_exec.solve(backend, code, task.agent_view(), repo, work / "agent", access, limits=limits)
+    host = agent_exec.Host(backend, access, limits)
+    run = agent_exec.solve(host, code, task.agent_view(), repo, work / "agent")
     try:
         patch = tree_patch(grader.base(task), work / "agent" / "repo")
     except ArchiveError as exc:  # the agent left something unsafe (e.g. a symlink out of the tree)

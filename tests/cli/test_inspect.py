@@ -126,7 +126,7 @@ def test_an_exported_agent_alone_solves_through_a_gateway(exported_alone, bwrap,
     with Gateway(ScriptedUpstream(SCRIPT)) as gateway:
         access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
         task = {"id": "t", "statement": "nothing to do"}
-        run_result = agent_exec.solve(bwrap, exported_alone, task, repo, tmp_path / "job", access)
+        run_result = agent_exec.solve(agent_exec.Host(bwrap, access), exported_alone, task, repo, tmp_path / "job")
     assert run_result.result.exit_code == 0, run_result.result.stderr
     assert json.loads((run_result.out / "solve.json").read_text())["status"] == "done"
 

@@ -10,37 +10,13 @@ import openai
 import pytest
 
 from dgm.gateway import Budget, Limits, Prices, tokens
+from dgm.gateway.probe import call_until_refused
 from tests.gateway.conftest import HELLO
 
 CLAMP = 500
 # Every answer is as long as it may be, and the upstream claims a huge completion (it is
 # reported as the cap, as a real model cannot produce more than max_tokens).
 GREEDY = {"rules": [{"when": {}, "reply": {"content": "x" * 400_000, "usage": {"completion_tokens": 52_000_000}}}]}
-
-
-def hammer(gw, client_for, tokens_by_job: dict, threads_per_job: int) -> list[str]:
-    """Threads that call until refused; the refusal messages."""
-    refusals: list[str] = []
-
-    def worker(token: str) -> None:
-        client = client_for(gw, token)
-        for _ in range(1000):
-            try:
-                client.chat.completions.create(model="default", messages=[{"role": "user", "content": "more"}])
-            except openai.RateLimitError as exc:
-                if exc.body["type"] == "budget_exhausted":  # not "too many calls in flight": try again
-                    refusals.append(exc.message)
-                    return
-        raise AssertionError("never refused")
-
-    threads = [
-        threading.Thread(target=worker, args=(t,)) for t in tokens_by_job.values() for _ in range(threads_per_job)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return refusals
 
 
 def spent(gw, job_id=None) -> tuple[int, float]:
@@ -53,11 +29,11 @@ def jobs(gw, n: int) -> list[int]:
         return [gw.archive.jobs.enqueue("evaluate", {}).id for _ in range(n)]
 
 
-def test_token_budgets_are_not_overshot_by_concurrent_greedy_calls(make_gateway, openai_client):
+def test_token_budgets_are_not_overshot_by_concurrent_greedy_calls(make_gateway):
     gw = make_gateway(GREEDY, limits=Limits(max_call_tokens=CLAMP), run_budget=Budget(tokens=9_000))
     ids = jobs(gw, 3)
     grants = {job: gw.issue_token(job_id=job, budget=Budget(tokens=4_000)) for job in ids}
-    refusals = hammer(gw, openai_client, grants, threads_per_job=4)
+    refusals = call_until_refused(gw, grants.values(), threads_per_token=4)
     assert len(refusals) == 12 and all("no call made" in r or "is spent" in r for r in refusals)
     for job in ids:
         assert spent(gw, job)[0] <= 4_000 + CLAMP  # the promise: at most one clamped call over
@@ -67,12 +43,12 @@ def test_token_budgets_are_not_overshot_by_concurrent_greedy_calls(make_gateway,
     assert max(c.completion_tokens for c in gw.archive.fm_calls()) == CLAMP
 
 
-def test_a_dollar_budget_is_not_overshot(make_gateway, openai_client):
+def test_a_dollar_budget_is_not_overshot(make_gateway):
     prices = Prices({"scripted": (2.0, 8.0)})
     gw = make_gateway(GREEDY, limits=Limits(max_call_tokens=CLAMP), run_budget=Budget(usd=0.05), prices=prices)
     grants = {job: gw.issue_token(job_id=job) for job in jobs(gw, 2)}
-    refusals = hammer(gw, openai_client, grants, threads_per_job=4)
-    assert all("run's budget of $0.05" in r for r in refusals)
+    refusals = call_until_refused(gw, grants.values(), threads_per_token=4)
+    assert len(refusals) == 8 and all("run's budget of $0.05" in r for r in refusals)
     one_call = max(c.cost_usd for c in gw.archive.fm_calls())
     tokens_used, usd = spent(gw)
     assert usd <= 0.05 + one_call and usd <= 0.05 + 1e-12

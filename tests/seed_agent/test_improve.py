@@ -74,7 +74,7 @@ BREAKING_EDIT = {
 
 def improve(bwrap, gateway, seed_code, work):
     access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
-    return agent_exec.improve(bwrap, seed_code, write_evidence(work), work / "job", access)
+    return agent_exec.improve(agent_exec.Host(bwrap, access), seed_code, write_evidence(work), work / "job")
 
 
 def test_improve_edits_its_own_copy_which_passes_check(bwrap, scripted_gateway, seed_code, work):

@@ -58,9 +58,8 @@ TEXT_SCRIPT = {
 
 def solve(bwrap, gateway, seed_code, task_repo, work):
     token = gateway.issue_token()
-    return agent_exec.solve(
-        bwrap, seed_code, TASK, task_repo, work / "job", agent_exec.Access(gateway.socket_path, token)
-    )
+    host = agent_exec.Host(bwrap, agent_exec.Access(gateway.socket_path, token))
+    return agent_exec.solve(host, seed_code, TASK, task_repo, work / "job")
 
 
 def test_solve_with_tool_calls(bwrap, scripted_gateway, seed_code, task_repo, work):
