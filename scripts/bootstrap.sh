@@ -51,3 +51,14 @@ fi
 log "installing dgm with its dev extra into $venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root[dev]"
+
+# --- test-only: the official swebench package -------------------------------
+# The SWE-bench parity tests (tests/suites/official_swebench.py and the tests that use it)
+# compare dgm's log parsers, grading and predictions with swebench's own. dgm never imports
+# it. Its declared dependencies (datasets, modal, docker, ...) are not needed by the modules
+# those tests import, so it goes in without them, followed by the two small packages those
+# modules do import: unidiff (the grading chain) and tqdm (the predictions loader).
+# pip may then warn that swebench's other requirements are missing: expected.
+log "installing swebench==5.0.2 without its dependencies, plus unidiff and tqdm (tests only)"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check unidiff tqdm
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps swebench==5.0.2
