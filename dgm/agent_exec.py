@@ -58,11 +58,14 @@ class Host:
     access: Access = Access()
     limits: Limits = Limits()
     env: Mapping[str, str] = field(default_factory=dict)
+    image: str | None = None  # the task's own image (its environment); None: dgm's sandbox image
 
 
-def _run(host: Host, code: Path, mounts: tuple[Mount, ...], args: list[str], bring_back: str, dest: Path) -> AgentRun:
-    """Run `python3 -m seed_agent ARGS` from /code with /out writable; copy `bring_back`
-    out to dest/<its name> and /out to dest/out."""
+def _run(
+    host: Host, code: Path, mounts: tuple[Mount, ...], args: list[str], back: tuple[str, str], dest: Path
+) -> AgentRun:
+    """Run `python3 -m seed_agent ARGS` from /code with /out writable; copy the sandbox
+    folder back[0] out to dest/back[1] and /out to dest/out."""
     token = {"OPENAI_API_KEY": host.access.token} if host.access.token else {}
     spec = SandboxSpec(
         mounts=(Mount(CODE, code), *mounts, Mount(OUT, None, writable=True)),
@@ -70,21 +73,23 @@ def _run(host: Host, code: Path, mounts: tuple[Mount, ...], args: list[str], bri
         workdir=CODE,
         limits=host.limits,
         socket=host.access.socket,
+        image=host.image,
     )
     with host.backend.start(spec) as session:
         result = session.exec(["python3", "-m", "seed_agent", *args, "--out", OUT])
-        session.copy_out(bring_back, dest / bring_back.strip("/"))
+        session.copy_out(back[0], dest / back[1])
         out = session.copy_out(OUT, dest / "out")
     return AgentRun(result, out)
 
 
-def solve(host: Host, code: Path, task: dict, repo: Path, dest: Path) -> AgentRun:
-    """Run `solve` on a private copy of `repo`; the edited repo comes back to dest/repo."""
+def solve(host: Host, code: Path, task: dict, repo: Path, dest: Path, at: str = REPO) -> AgentRun:
+    """Run `solve` on a private copy of `repo`, seen at `at`; the edited repo comes back to
+    dest/repo."""
     (dest / "task").mkdir(mode=0o755, parents=True)
     (dest / "task" / "task.json").write_text(json.dumps(task))
     (dest / "task" / "task.json").chmod(0o644)
-    mounts = (Mount(TASK, dest / "task"), Mount(REPO, repo, writable=True))
-    return _run(host, code, mounts, ["solve", "--task", f"{TASK}/task.json", "--repo", REPO], REPO, dest)
+    mounts = (Mount(TASK, dest / "task"), Mount(at, repo, writable=True))
+    return _run(host, code, mounts, ["solve", "--task", f"{TASK}/task.json", "--repo", at], (at, "repo"), dest)
 
 
 def improve(host: Host, code: Path, evidence: Path, dest: Path) -> AgentRun:
@@ -92,7 +97,7 @@ def improve(host: Host, code: Path, evidence: Path, dest: Path) -> AgentRun:
     back to dest/agent."""
     dest.mkdir(parents=True)
     mounts = (Mount(AGENT, code, writable=True), Mount(EVIDENCE, evidence))
-    return _run(host, code, mounts, ["improve", "--self", AGENT, "--evidence", EVIDENCE], AGENT, dest)
+    return _run(host, code, mounts, ["improve", "--self", AGENT, "--evidence", EVIDENCE], (AGENT, "agent"), dest)
 
 
 def check(backend: Backend, code: Path, limits: Limits = Limits(wall_s=300)) -> ExecResult:

@@ -271,6 +271,12 @@ def bench_show(task_id: str, suite_spec: str, repos: Path | None, reference: boo
         click.echo("\n" + task.reference_patch)
 
 
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
 @bench_group.command("validate")
 @click.argument("suite_spec", metavar="SUITE[:split]")
 @repos_option
@@ -285,12 +291,16 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
     from .suites.validate import validate
 
     suite = _load(suite_spec, repos)
+    click.echo(f"validating {len(suite.tasks)} tasks (the reference and the empty patch of each), {workers} at a time")
 
-    def show(row) -> None:
+    def show(row, tally) -> None:
         mark = "ok " if row.ok else "BAD"
+        eta = f", ETA {_duration(tally.eta_s)}" if tally.done < tally.total else ""
         click.echo(
-            f"{mark} {row.task_id:40} reference={'resolved' if row.reference.resolved else row.reference.reason:12} "
-            f"empty={'RESOLVED' if row.empty.resolved else row.empty.reason}"
+            f"[{tally.done}/{tally.total}] {mark} {row.task_id:40} "
+            f"reference={'resolved' if row.reference.resolved else row.reference.reason:12} "
+            f"empty={'RESOLVED' if row.empty.resolved else row.empty.reason:12} | references resolved "
+            f"{tally.reference_resolved}/{tally.done}, empty patches resolved {tally.empty_resolved}/{tally.done}{eta}"
         )
 
     try:
@@ -299,6 +309,81 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary())
     if not report.ok:
+        raise SystemExit(1)
+
+
+@bench_group.command("pull")
+@click.argument("suite_spec", metavar="SUITE[:split]")
+@repos_option
+def bench_pull(suite_spec: str, repos: Path | None) -> None:
+    """Pull the environment images a suite's tasks run in (SWE-bench's per-instance images),
+    through the local docker engine; images already present are skipped. Needs network."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    from sandbox import SandboxError
+
+    from .suites.swebench import pull
+
+    names = pull.images(_load(suite_spec, repos))
+    if not names:
+        raise click.ClickException(f"{suite_spec} names no environment images (its rows have no `image` field)")
+    click.echo(f"{len(names)} images; {pull.free_bytes() / 2**30:.1f} GiB free on docker's disk")
+    on_disk = 0
+    with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn()) as bars:
+        for i, name in enumerate(names, 1):
+            bar = bars.add_task(f"[{i}/{len(names)}] {name}", total=None)
+            try:
+                got = pull.pull(
+                    name, lambda done, total, bar=bar: bars.update(bar, completed=done, total=total or None)
+                )
+            except SandboxError as exc:
+                raise click.ClickException(str(exc)) from exc
+            on_disk += got.disk_bytes
+            state = "present" if got.already else "pulled"
+            bars.remove_task(bar)
+            line = f"[{i}/{len(names)}] {name}: {state}, {got.disk_bytes / 2**30:.2f} GiB on disk"
+            bars.console.print(line, markup=False, highlight=False, soft_wrap=True)
+    click.echo(f"{len(names)} images on disk: {on_disk / 2**30:.1f} GiB; {pull.free_bytes() / 2**30:.1f} GiB free")
+
+
+@bench_group.group("env")
+def bench_env() -> None:
+    """Environment images for suites whose tasks name their own (SWE-bench)."""
+
+
+@bench_env.command("build")
+@click.argument("instances", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE")
+@click.option(
+    "--repos",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Folder of local clones (owner__name, owner/name or name), with each row's base commit.",
+)
+@click.option("--only", multiple=True, metavar="ID", help="Build only these instances (repeatable).")
+@click.option("--force", is_flag=True, help="Rebuild images that are already present.")
+def bench_env_build(instances: Path, repos: Path, only: tuple[str, ...], force: bool) -> None:
+    """Build, without any container registry, an equivalent of each SWE-bench row's official
+    image: Debian's Python of the spec's version, wheels downloaded on the host and installed
+    with no network, the repository at its base commit in /testbed. Instances that cannot be
+    built offline are listed with the reason (and never graded elsewhere). Needs root."""
+    from .suites import BenchmarkError
+    from .suites.swebench import envbuild
+
+    built, refused = 0, []
+    try:
+        for iid, name, why in envbuild.build_rows(
+            instances, repos, lambda m: click.echo(f"  {m}", err=True), only, force
+        ):
+            if name:
+                built += 1
+                click.echo(f"built  {iid}: {name}")
+            else:
+                refused.append(iid)
+                click.echo(f"cannot {iid}: {why}")
+    except BenchmarkError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{built} built, {len(refused)} cannot be built offline")
+    if refused:
         raise SystemExit(1)
 
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import image, runner
+from . import foreign, image, runner
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, sessions_root, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable
@@ -38,7 +38,7 @@ class BwrapBackend(SessionTracker):
         self._swept = False
 
     def _rootfs(self, spec: SandboxSpec) -> Path:
-        return Path(spec.image) if spec.image else (self.rootfs or image.rootfs_dir())
+        return foreign.rootfs(spec.image) if spec.image else (self.rootfs or image.rootfs_dir())
 
     def availability(self) -> Availability:
         if shutil.which("bwrap") is None:

@@ -16,7 +16,7 @@ import socket
 import time
 from pathlib import Path
 
-from . import image
+from . import foreign, image
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
@@ -182,6 +182,8 @@ class DockerSession(Session):
             )
         except docker.errors.ImageNotFound as exc:
             self.scratch.remove()
+            if spec.image:
+                raise foreign.ImageMissing(f"image {image_tag} is not present: `dgm bench pull` fetches it") from exc
             raise BackendUnavailable(f"image {image_tag} is missing: run `dgm sandbox build --offline`") from exc
         except BaseException:
             self.scratch.remove()

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .errors import SandboxError
@@ -202,23 +202,30 @@ def build_image(client, offline: bool, mirror: str | None, progress: Progress, f
     return tag
 
 
-def export_rootfs(client, tag: str, progress: Progress) -> Path:
-    """Unpack a built image as the bwrap rootfs (for images built without --offline)."""
-    dest = rootfs_dir()
+def unpack(chunks: Iterable[bytes], dest: Path) -> None:
+    """Extract a tar stream (as docker sends an export or an archive) into `dest`."""
+    with tempfile.TemporaryFile() as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+        fh.seek(0)
+        with tarfile.open(fileobj=fh) as tar:
+            tar.extractall(dest, filter="tar")
+
+
+def export_rootfs(client, tag: str, progress: Progress, dest: Path | None = None) -> Path:
+    """Unpack an image's filesystem as a bwrap rootfs at `dest` (default: dgm's own rootfs,
+    for images built without --offline); marked complete only once whole."""
+    dest = dest or rootfs_dir()
     partial = dest.with_name(dest.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     container = client.containers.create(tag, command=["true"])
     try:
-        progress(f"exporting {tag} as the bwrap rootfs")
-        with tempfile.TemporaryFile() as fh:
-            for chunk in container.export():
-                fh.write(chunk)
-            fh.seek(0)
-            with tarfile.open(fileobj=fh) as tar:
-                tar.extractall(partial, filter="tar")
+        progress(f"exporting {tag} as a bwrap rootfs")
+        unpack(container.export(), partial)
     finally:
         container.remove(force=True)
-    (partial / COMPLETE_MARKER).write_text(recipe_hash() + "\n")
+    (partial / COMPLETE_MARKER).write_text(tag + "\n")
+    partial.chmod(0o755)
     partial.rename(dest)
     return dest

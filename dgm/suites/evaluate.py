@@ -25,7 +25,7 @@ GIT = ["git", "-c", "user.name=dgm", "-c", "user.email=dgm@localhost", "-c", "in
 
 def agent_repo(grader: Grader, task: Task, dest: Path) -> Path:
     """The repository the agent works on: the base state as a one-commit git repository."""
-    shutil.copytree(grader.base(task), dest, symlinks=True)
+    shutil.copytree(grader.base(task), dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "base"]):
         subprocess.run([*GIT, "-C", str(dest), *cmd], check=True, capture_output=True)
     return dest
@@ -50,8 +50,11 @@ def evaluate(
 ) -> Evaluation:
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
-    host = agent_exec.Host(backend, access, limits)
-    run = agent_exec.solve(host, code, task.agent_view(), repo, work / "agent")
+    env = task.environment
+    host = agent_exec.Host(backend, access, limits, image=env.resolved_image() if env else None)
+    run = agent_exec.solve(
+        host, code, task.agent_view(), repo, work / "agent", at=env.workdir if env else agent_exec.REPO
+    )
     try:
         patch = tree_patch(grader.base(task), work / "agent" / "repo")
     except ArchiveError as exc:  # the agent left something unsafe (e.g. a symlink out of the tree)

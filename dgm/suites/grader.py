@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
+from . import official
 from .harness import Run, harness_for
 from .patches import strip_tests
 from .task import BenchmarkError, Task
@@ -128,6 +129,8 @@ class Grader:
     def grade(self, task: Task, patch: str) -> Verdict:
         start = time.monotonic()
         kept, stripped = strip_tests(patch, task.hidden_paths())
+        if task.environment is not None:
+            return self._grade_in_environment(task, kept, stripped, start)
         harness = harness_for(task)
         run = harness.prepare(task, self.base(task))
         with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
@@ -150,6 +153,27 @@ class Grader:
         reading = harness.read(task, run, output, result.exit_code)
         reason = "tampered" if reading.tamper else None
         return self._verdict(task, reason, reading.tests, stripped, start, reading.log, reading.tamper)
+
+    def _grade_in_environment(self, task: Task, patch: str, stripped: list[str], start: float) -> Verdict:
+        """The official route: the task's own image and eval script, judged as the official
+        report judges (a skipped PASS_TO_PASS test is kept, not failed)."""
+        with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
+            out = official.grade(self.backend, task, self.base(task), patch, Path(tmp))
+        f2p = {t: out.tests.get(t, "MISSING") for t in task.fail_to_pass}
+        p2p = {t: out.tests.get(t, "MISSING") for t in task.pass_to_pass}
+        elapsed = time.monotonic() - start
+        return Verdict(
+            task.id,
+            out.reason is None,
+            out.reason,
+            f2p,
+            p2p,
+            out.tests,
+            tuple(stripped),
+            elapsed,
+            out.log[-LOG_LIMIT:],
+            out.tamper,
+        )
 
     def refuse(self, task: Task, reason: str) -> Verdict:
         """A failure decided before any test ran (e.g. the agent left an unsafe tree)."""

@@ -54,13 +54,64 @@ class RepoSource:
         return dest
 
 
+OFFLINE_REPOSITORY = "dgm-env"  # where `dgm bench env build` puts its equivalents of official images
+
+
+@dataclass(frozen=True)
+class Environment:
+    """A task's own environment image (SWE-bench's per-instance images): the agent works in
+    it at `workdir`, and grading runs `eval_script` there unchanged and reads its output
+    with the official parser named `log_parser`."""
+
+    image: str
+    workdir: str = "/testbed"
+    eval_script: str = ""
+    log_parser: str = "parse_log_pytest"
+    eval_type: str = "pass_and_fail"
+
+    @property
+    def offline_image(self) -> str:
+        """The name `dgm bench env build` gives its equivalent of `image`."""
+        return f"{OFFLINE_REPOSITORY}/{self.image.rsplit('/', 1)[-1]}"
+
+    def resolved_image(self) -> str:
+        """The official image where present, else the offline equivalent; never a stand-in
+        that is neither (a task is not graded in the wrong environment)."""
+        from sandbox import foreign
+
+        for name in (self.image, self.offline_image):
+            if foreign.present(name):
+                return name
+        raise BenchmarkError(
+            f"neither {self.image} nor {self.offline_image} is present: `dgm bench pull SUITE` fetches the official "
+            "images (with network); `dgm bench env build SUITE` builds equivalents offline"
+        )
+
+
+@dataclass(frozen=True)
+class ImageRepo:
+    """A task repository that lives in its environment image (at the environment's workdir,
+    with its git history and its installed build)."""
+
+    environment: Environment
+
+    def export(self, dest: Path) -> Path:
+        from sandbox import foreign
+
+        foreign.copy_dir(self.environment.resolved_image(), self.environment.workdir, dest)
+        for path in [dest, *dest.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+        return dest
+
+
 @dataclass(frozen=True)
 class Task:
     id: str
     suite: str
     split: str
     statement: str
-    repo: RepoSource
+    repo: RepoSource | ImageRepo
     test_command: str  # run from the repo root; {tests} is replaced by the hidden test files
     fail_to_pass: tuple[str, ...]
     pass_to_pass: tuple[str, ...]
@@ -72,6 +123,7 @@ class Task:
     difficulty: str = ""
     requirements: tuple[str, ...] = ()  # pinned packages the tests need (installed offline)
     all_must_pass: bool = False  # judge by "every collected test passes" (no test ids known)
+    environment: Environment | None = None  # the task's own image; None: dgm's sandbox image
 
     def agent_view(self) -> dict:
         """What the agent phase may see: the id and the statement, nothing more."""

@@ -42,16 +42,38 @@ class Report:
         )
 
 
-def validate(suite: Suite, grader: Grader, workers: int = 2, progress: Callable[[Row], None] | None = None) -> Report:
+@dataclass(frozen=True)
+class Tally:
+    """Where a validation stands after a task: for progress lines."""
+
+    done: int
+    total: int
+    reference_resolved: int
+    empty_resolved: int
+    elapsed_s: float
+
+    @property
+    def eta_s(self) -> float:
+        """Seconds left at the pace so far."""
+        return self.elapsed_s / self.done * (self.total - self.done) if self.done else float("nan")
+
+
+def validate(
+    suite: Suite, grader: Grader, workers: int = 2, progress: Callable[[Row, Tally], None] | None = None
+) -> Report:
+    """Grade each task's reference and empty patch (`workers` tasks at once); `progress`
+    hears of each task as it finishes."""
     start = time.monotonic()
 
     def one(task) -> Row:
         return Row(task.id, grader.grade(task, task.reference_patch), grader.grade(task, ""))
 
-    rows = []
+    rows: list[Row] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        for row in pool.map(one, suite.tasks):
-            rows.append(row)
+        for future in concurrent.futures.as_completed([pool.submit(one, t) for t in suite.tasks]):
+            rows.append(future.result())
             if progress:
-                progress(row)
-    return Report(tuple(rows), time.monotonic() - start)
+                ref, empty = sum(r.reference.resolved for r in rows), sum(r.empty.resolved for r in rows)
+                progress(rows[-1], Tally(len(rows), len(suite.tasks), ref, empty, time.monotonic() - start))
+    order = {t.id: i for i, t in enumerate(suite.tasks)}
+    return Report(tuple(sorted(rows, key=lambda r: order[r.task_id])), time.monotonic() - start)
