@@ -1,6 +1,7 @@
 """Write dgm/suites/swebench/specs.json: SWE-bench's per-repository, per-version environment
-specs for Python repositories, as the `swebench` package (4.x, the last to ship them) has
-them in swebench/harness/constants/python.py. `dgm bench env build` reads that file.
+specs for Python repositories and where each repository keeps its requirements files, as
+the `swebench` package (4.x, the last to ship them) has them in
+swebench/harness/constants/python.py. `dgm bench env build` reads that file.
 
 Usage: python scripts/swebench_specs.py PATH/TO/swebench-4.1.0-py3-none-any.whl
 (get it with: pip download --no-deps swebench==4.1.0). The module is pure data; it is run
@@ -22,9 +23,11 @@ OUT = Path(__file__).resolve().parent.parent / "dgm" / "suites" / "swebench" / "
 def main(wheel: str) -> None:
     with zipfile.ZipFile(wheel) as zf, tempfile.TemporaryDirectory() as tmp:
         zf.extract(MEMBER, tmp)
-        specs = runpy.run_path(str(Path(tmp) / MEMBER))["MAP_REPO_VERSION_TO_SPECS_PY"]
+        module = runpy.run_path(str(Path(tmp) / MEMBER))
+    specs = module["MAP_REPO_VERSION_TO_SPECS_PY"]
     source = Path(wheel).name
-    OUT.write_text(json.dumps({"source": source, "specs": specs}, indent=1, sort_keys=True) + "\n")
+    data = {"source": source, "specs": specs, "requirements_paths": module["MAP_REPO_TO_REQS_PATHS"]}
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     count = sum(len(v) for v in specs.values())
     sys.stderr.write(f"wrote {OUT}: {len(specs)} repositories, {count} versions, from {source}\n")
 

@@ -67,3 +67,16 @@ def test_a_row_whose_image_is_neither_pulled_nor_built_is_refused(tmp_path, avai
     task = load_suite(f"swebench:{tmp_path / 'rows.jsonl'}").tasks[0]
     with pytest.raises(BenchmarkError, match="neither .*absent-1:latest nor dgm-env/.*absent-1:latest is present"):
         Grader(get_backend("bwrap"), tmp_path / "cache").grade(task, "")
+
+
+def test_the_image_holds_no_history_after_the_base_commit(built):
+    """As the official build checks: no commit newer than the base (but the set-up commit
+    the build makes on top of it, as the official build does)."""
+    name = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1164:latest"
+    base = json.loads(built.read_text())["base_commit"]
+    script = (
+        f"cd /testbed && since=$(( $(git show -s --format=%ct {base}) + 1 ))"
+        f" && git log --all --since=@$since --format=%s && git rev-parse HEAD~1"
+    )
+    out = foreign.client().containers.run(name, ["/bin/bash", "-c", script], remove=True, network_mode="none")
+    assert out.decode().split("\n")[:2] == ["SWE-bench", base]

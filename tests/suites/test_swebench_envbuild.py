@@ -25,7 +25,7 @@ def test_a_pip_installable_spec_is_built_on_the_debian_release_of_its_python():
 
 def test_conda_package_names_become_pypi_requirements():
     plan = recipe(_row("psf/requests", "2.0"))
-    assert plan.buildable and plan.pip_packages == ("pytest",)
+    assert plan.buildable and plan.packages == ("pytest",)
 
 
 def test_a_python_no_debian_release_ships_is_refused_with_the_reason():
@@ -69,3 +69,17 @@ def test_env_build_lists_each_instance_it_cannot_build_and_fails(tmp_path):
     assert "cannot django__django-1: Python 3.6 is not available offline" in result.output
     assert "cannot acme__none-1: no environment spec for acme/none version 1.0" in result.output
     assert result.output.rstrip().endswith("0 built, 2 cannot be built offline")
+
+
+def test_a_requirements_file_is_cleaned_and_its_includes_inlined_as_the_official_build_does():
+    files = {
+        "requirements/dev.txt": "-r tests.txt\n-e .\n# tools\n.[test]\ntypes-pkg_resources==0.1\nblack\n",
+        "requirements/tests.txt": "pytest>=7\n# pinned\n",
+    }
+    text = specs.requirements_text(files.get, "requirements/dev.txt")
+    assert text.split("\n") == ["pytest>=7", "", "types-setuptools", "black", ""]
+
+
+def test_a_spec_that_names_a_requirements_file_uses_the_repositorys_known_paths():
+    plan = recipe(_row("pallets/flask", "2.0"))
+    assert plan.buildable and plan.requirement_files == ("requirements/dev.txt",)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shlex
 import shutil
 import subprocess
 import tarfile
@@ -27,7 +28,7 @@ from pathlib import Path
 from sandbox import foreign, image
 
 from ..task import BenchmarkError, Environment
-from .specs import Recipe
+from .specs import Recipe, requirements_text
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
@@ -46,6 +47,26 @@ conda() {
   esac
 }
 """
+REQUIREMENTS = "/opt/dgm-requirements.txt"
+TOOLS = "'pip<25' 'setuptools<76' wheel"  # of the conda environments' era: legacy installs still work
+APT_INSTALL = "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends"
+# The official instance build: only the history up to the base commit stays.
+PRUNE = """set -euo pipefail
+cd "$1"
+branch=$(git symbolic-ref --short HEAD 2>/dev/null || echo main)
+git checkout -q -B "$branch" "$2"
+git remote remove origin
+target=$(git show -s --format=%ct "$2")
+for tag in $(git tag -l); do
+  if [ "$(git show -s --format=%ct "$tag^{commit}")" -gt "$target" ]; then git tag -d "$tag" >/dev/null; fi
+done
+for ref in $(git for-each-ref --format='%(refname)' refs/heads); do
+  if [ "$ref" != "refs/heads/$branch" ]; then git update-ref -d "$ref"; fi
+done
+git reflog expire --expire=now --all
+git gc -q --prune=now
+"""
+COMMIT_SETUP = "git -c user.email=setup@swebench.config -c user.name=SWE-bench commit -q --allow-empty -am SWE-bench"
 PIP_CONF = f"[global]\nno-index = true\nfind-links = {WHEELS}\n"
 HOST_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 
@@ -111,48 +132,35 @@ def build(row: dict, clone: Path, recipe: Recipe, env: Environment, progress: Pr
     (rootfs / image.COMPLETE_MARKER).unlink()
     testbed = rootfs / "testbed"
     _run(["git", "clone", "-q", "--no-checkout", str(clone), str(testbed)], "cloning the repository", progress)
-    _run(["git", "-C", str(testbed), "checkout", "-q", row["base_commit"]], f"checkout {row['base_commit']}", progress)
+    _run(["bash", "-c", PRUNE, "prune", str(testbed), row["base_commit"]], "history up to the base commit", progress)
     (rootfs / "opt/miniconda3/bin").mkdir(parents=True)
     (rootfs / "opt/miniconda3/bin/activate").write_text(ACTIVATE)
-    shutil.copy("/etc/resolv.conf", rootfs / "etc/resolv.conf")
-    shutil.copy(host_ca_bundle(), rootfs / HOST_CA.lstrip("/"))  # the CAs the host trusts (a proxy's too)
-    reqs = " ".join(f"-r {f}" for f in recipe.requirement_files if (testbed / f).is_file())
-    pip = " ".join(f"'{p}'" for p in recipe.pip_packages)
-    fetch = recipe.install.replace("pip install", f"pip wheel -q --wheel-dir {WHEELS}").replace(" -e ", " ")
-    if "pip wheel" not in fetch:
-        fetch = f"python -m pip wheel --wheel-dir {WHEELS} ."
-    build_requires = " ".join(f"'{r}'" for r in _build_requires(testbed))
+    setup_commit = row.get("environment_setup_commit") or row["base_commit"]
+    has_reqs = _write_requirements(clone, setup_commit, recipe, rootfs / REQUIREMENTS.lstrip("/"))
     if recipe.apt_packages:
         apt = " ".join(recipe.apt_packages)
-        _chroot(
-            rootfs,
-            "apt-get update -qq && DEBIAN_FRONTEND=noninteractive"
-            f" apt-get install -y -qq --no-install-recommends {apt}",
-            f"{recipe.instance_id}: apt-get install {apt} (with network)",
-            progress,
-            network=True,
-        )
-    _chroot(
+        _network_step(rootfs, f"apt-get update -qq && {APT_INSTALL} {apt}", f"apt-get install {apt}", progress)
+    steps = [_quoted(recipe.packages), f"-r {REQUIREMENTS}" if has_reqs else "", _quoted(recipe.pip_packages)]
+    fetch = recipe.install.replace("pip install", f"pip wheel -q --wheel-dir {WHEELS}").replace(" -e ", " ")
+    if "pip wheel" not in fetch:
+        fetch = f"python -m pip wheel -q --wheel-dir {WHEELS} ."
+    build_requires = _quoted(_build_requires(testbed))
+    _network_step(
         rootfs,
-        f"export PIP_CERT={HOST_CA} && python3 -m venv {ENV} && . {ENV}/bin/activate"
-        f" && mkdir -p {WHEELS} && cd /testbed"
-        f" && python -m pip download -q -d {WHEELS} pip setuptools wheel {build_requires}"
-        f" && python -m pip install -q --no-index --find-links {WHEELS} -U pip setuptools wheel"
-        + (f" && python -m pip wheel -q --wheel-dir {WHEELS} {pip} {reqs}" if pip or reqs else "")
+        f"python3 -m venv {ENV} && . {ENV}/bin/activate && mkdir -p {WHEELS} && cd /testbed"
+        f" && python -m pip download -q -d {WHEELS} {TOOLS} {build_requires}"
+        f" && python -m pip install -q --no-index --find-links {WHEELS} -U {TOOLS}"
+        + "".join(f" && python -m pip wheel -q --wheel-dir {WHEELS} {step}" for step in steps if step)
         + f" && {fetch}",
-        f"{recipe.instance_id}: downloading wheels (with network)",
+        f"{recipe.instance_id}: downloading wheels",
         progress,
-        network=True,
     )
     (rootfs / ENV.lstrip("/") / "pip.conf").write_text(PIP_CONF)
-    (rootfs / "etc/resolv.conf").write_text("")
-    (rootfs / HOST_CA.lstrip("/")).unlink()
     _chroot(
         rootfs,
         ". /opt/miniconda3/bin/activate && conda activate testbed && cd /testbed"
-        " && python -m pip install -q -U pip setuptools wheel"
-        + (f" && python -m pip install -q {pip} {reqs}" if pip or reqs else "")
-        + f" && {recipe.install} && git status --short >/dev/null",
+        + "".join(f" && python -m pip install -q {step}" for step in steps if step)
+        + f" && {recipe.install} && rm -f {REQUIREMENTS} && {COMMIT_SETUP}",
         f"{recipe.instance_id}: installing offline",
         progress,
         network=False,
@@ -160,6 +168,39 @@ def build(row: dict, clone: Path, recipe: Recipe, env: Environment, progress: Pr
     name = publish(rootfs, env.offline_image, progress)
     shutil.rmtree(work)
     return name
+
+
+def _quoted(items: tuple[str, ...] | list[str]) -> str:
+    return " ".join(shlex.quote(item) for item in items)
+
+
+def _network_step(rootfs: Path, script: str, what: str, progress: Progress) -> None:
+    """A step that downloads: the host's resolver and CA bundle are lent for it only."""
+    resolv, ca = rootfs / "etc/resolv.conf", rootfs / HOST_CA.lstrip("/")
+    shutil.copy("/etc/resolv.conf", resolv)
+    shutil.copy(host_ca_bundle(), ca)  # the CAs the host trusts (a proxy's too)
+    try:
+        _chroot(rootfs, f"export PIP_CERT={HOST_CA} && {script}", f"{what} (with network)", progress, network=True)
+    finally:
+        resolv.write_text("")
+        ca.unlink()
+
+
+def _write_requirements(clone: Path, commit: str, recipe: Recipe, dest: Path) -> bool:
+    """The spec's requirements file as of the environment's commit, cleaned as the official
+    build cleans it; False when the spec names none."""
+    if not recipe.requirement_files:
+        return False
+
+    def read(path: str) -> str | None:
+        proc = subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{path}"], capture_output=True, text=True)
+        return proc.stdout if proc.returncode == 0 else None
+
+    found = next((path for path in recipe.requirement_files if read(path) is not None), None)
+    if found is None:
+        raise BenchmarkError(f"{recipe.instance_id}: none of {', '.join(recipe.requirement_files)} at {commit}")
+    dest.write_text(requirements_text(read, found) + "\n")
+    return True
 
 
 def _build_requires(project: Path) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,20 +19,43 @@ from typing import Any
 SPECS_FILE = Path(__file__).resolve().parent / "specs.json"
 # The Debian release whose python3 is that version.
 DEBIAN_FOR_PYTHON = {"3.9": "bullseye", "3.11": "bookworm", "3.13": "trixie"}
-# A spec's "packages" value that names a file rather than packages.
-REQUIREMENT_FILES = {
-    "requirements.txt": (
-        "requirements.txt",
-        "requirements-dev.txt",
-        "requirements-test.txt",
-        "tests/requirements/py3.txt",
-    )
-}
+# Packages the official build replaces in requirements files (yanked from PyPI).
+REPLACED = {"types-pkg_resources": "types-setuptools"}
 
 
 @cache
+def _data() -> dict[str, Any]:
+    return json.loads(SPECS_FILE.read_text())
+
+
 def all_specs() -> dict[str, dict[str, dict[str, Any]]]:
-    return json.loads(SPECS_FILE.read_text())["specs"]
+    return _data()["specs"]
+
+
+def requirements_paths(repo: str) -> tuple[str, ...]:
+    """Where the repository keeps the requirements a spec's `packages: requirements.txt`
+    means (the first that exists at the environment's commit counts)."""
+    return tuple(_data()["requirements_paths"].get(repo, ()))
+
+
+def requirements_text(read: Callable[[str], str | None], path: str) -> str:
+    """A requirements file as the official build installs it: `-e .`, comments and `.[test`
+    lines dropped, one level of `-r FILE` inlined (its lines first), yanked packages
+    replaced. `read(path)` gives a file of the repository at the environment's commit."""
+    keep = lambda line: not line.strip().startswith(("-e .", "#", ".[test"))  # noqa: E731
+    folder = path.rpartition("/")[0]
+    included, own = [], []
+    for line in (read(path) or "").split("\n"):
+        if line.strip().startswith("-r"):
+            name = line.strip()[2:].strip()
+            text = read(f"{folder}/{name}" if folder else name) or ""
+            included += [extra for extra in text.split("\n") if keep(extra)]
+        elif keep(line):
+            own.append(line)
+    text = "\n".join([*included, "\n".join(own)])
+    for old, new in REPLACED.items():
+        text = re.sub(rf"^{re.escape(old)}([<>=!~]=?.*|$)", new, text, flags=re.M)
+    return text
 
 
 @dataclass(frozen=True)
@@ -41,9 +65,12 @@ class Recipe:
     instance_id: str
     debian: str | None
     install: str
+    # installed in the official order: packages (conda's, here PyPI's), the requirements
+    # file, pip_packages; then the Debian packages of pre_install and the install command
+    packages: tuple[str, ...] = ()
+    requirement_files: tuple[str, ...] = ()  # candidates: the first present is used
     pip_packages: tuple[str, ...] = ()
-    requirement_files: tuple[str, ...] = ()
-    apt_packages: tuple[str, ...] = ()  # Debian packages (a spec's apt-get install steps)
+    apt_packages: tuple[str, ...] = ()
     reason: str | None = None  # None: buildable
 
     @property
@@ -86,15 +113,18 @@ def recipe(row: dict[str, Any]) -> Recipe:
         )
     packages = str(spec.get("packages") or "")
     files: tuple[str, ...] = ()
-    pip: list[str] = list(spec.get("pip_packages") or ())
+    conda: list[str] = []
     if packages == "environment.yml":
         return Recipe(iid, debian, "", reason="its packages come from a conda environment file (conda-only)")
-    if packages in REQUIREMENT_FILES:
-        files = REQUIREMENT_FILES[packages]
+    if packages == "requirements.txt":
+        files = requirements_paths(row["repo"])
+        if not files:
+            return Recipe(iid, debian, "", reason=f"no requirements file is known for {row['repo']}")
     elif packages:
         # conda package names and pins (name=1.2), taken as PyPI's; the build fails clearly if one is not there
-        pip += [re.sub(r"(?<![=<>!~])=(?!=)", "==", p) for p in packages.split()]
+        conda = [re.sub(r"(?<![=<>!~])=(?!=)", "==", p) for p in packages.split()]
     install = str(spec.get("install") or "")
     if not install:
         return Recipe(iid, debian, "", reason="its spec has no install command")
-    return Recipe(iid, debian, install, tuple(pip), files, apt)
+    pip = tuple(spec.get("pip_packages") or ())
+    return Recipe(iid, debian, install, tuple(conda), files, pip, apt)
