@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox import Backend, ExecResult, Limits, Mount, SandboxSpec
+from sandbox import Backend, ExecResult, Limits, Mount, SandboxSpec, image
 
 CODE, AGENT, EVIDENCE, REPO, TASK, OUT = "/code", "/agent", "/evidence", "/repo", "/task", "/out"
 AGENT_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
@@ -65,10 +65,15 @@ def _run(
     host: Host, code: Path, mounts: tuple[Mount, ...], args: list[str], back: tuple[str, str], dest: Path
 ) -> AgentRun:
     """Run `python3 -m seed_agent ARGS` from /code with /out writable; copy the sandbox
-    folder back[0] out to dest/back[1] and /out to dest/out."""
+    folder back[0] out to dest/back[1] and /out to dest/out. In a task's own image the
+    agent runs on dgm's Python (its packages, its version), mounted read-only."""
     token = {"OPENAI_API_KEY": host.access.token} if host.access.token else {}
+    python, extra = ["python3"], ()
+    if host.image is not None:
+        runtime = image.runtime()
+        python, extra = runtime.python(), (Mount(runtime.mount, runtime.rootfs),)
     spec = SandboxSpec(
-        mounts=(Mount(CODE, code), *mounts, Mount(OUT, None, writable=True)),
+        mounts=(Mount(CODE, code), *mounts, *extra, Mount(OUT, None, writable=True)),
         env={**AGENT_ENV, **token, **host.env},
         workdir=CODE,
         limits=host.limits,
@@ -76,7 +81,7 @@ def _run(
         image=host.image,
     )
     with host.backend.start(spec) as session:
-        result = session.exec(["python3", "-m", "seed_agent", *args, "--out", OUT])
+        result = session.exec([*python, "-m", "seed_agent", *args, "--out", OUT])
         session.copy_out(back[0], dest / back[1])
         out = session.copy_out(OUT, dest / "out")
     return AgentRun(result, out)

@@ -19,6 +19,7 @@ import sys
 import tarfile
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SandboxError
@@ -56,6 +57,32 @@ def rootfs_dir() -> Path:
 
 def rootfs_ready(path: Path | None = None) -> bool:
     return ((path or rootfs_dir()) / COMPLETE_MARKER).exists()
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """dgm's own Python (with the agent's packages) for a sandbox whose image is not dgm's:
+    the built rootfs mounted read-only at `mount`, its Python started through its own
+    dynamic loader, so it needs nothing of the image's libraries and its children (the
+    agent's tools) run the image's programs as they are."""
+
+    rootfs: Path
+    mount: str = "/dgm-runtime"  # top level: bwrap can make it over any image
+
+    def python(self) -> list[str]:
+        loaders = sorted(self.rootfs.glob("usr/lib/*-linux-gnu/ld-linux*.so.*"))
+        if not loaders:
+            raise SandboxError(f"no dynamic loader in {self.rootfs}: rebuild it (`dgm sandbox build --offline`)")
+        inside = f"{self.mount}/{loaders[0].relative_to(self.rootfs)}"
+        libs = f"{self.mount}/{loaders[0].parent.relative_to(self.rootfs)}"
+        return [inside, "--library-path", libs, f"{self.mount}/usr/bin/python3"]
+
+
+def runtime() -> Runtime:
+    """The agent runtime from this recipe's rootfs (which `dgm sandbox build` makes)."""
+    if not rootfs_ready():
+        raise SandboxError(f"no sandbox rootfs at {rootfs_dir()} for the agent's runtime: run `dgm sandbox build`")
+    return Runtime(rootfs_dir())
 
 
 def image_tag() -> str:

@@ -50,8 +50,9 @@ def evaluate(
 ) -> Evaluation:
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
-    env = task.environment
-    host = agent_exec.Host(backend, access, limits, image=env.resolved_image() if env else None)
+    env, host = task.environment, agent_exec.Host(backend, access, limits)
+    if env is not None:  # the task's own image, at its working directory, its environment first on PATH
+        host = agent_exec.Host(backend, access, limits, {"PATH": env.path}, env.resolved_image())
     run = agent_exec.solve(
         host, code, task.agent_view(), repo, work / "agent", at=env.workdir if env else agent_exec.REPO
     )

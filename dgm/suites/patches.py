@@ -3,6 +3,7 @@ the patch between two directory trees."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path, PurePosixPath
@@ -94,12 +95,34 @@ def strip_tests(patch: str, extra: set[str] = frozenset()) -> tuple[str, list[st
     return "".join(kept), stripped
 
 
-def tree_patch(base: Path, new: Path) -> str:
+def _measure(root: Path, skip: frozenset[str]) -> tuple[int, int, int]:
+    """Entries, total bytes and the largest file of a trusted tree (what scan would count)."""
+    entries = total = largest = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip]
+        names = [f for f in files if f not in skip]
+        entries += len(dirs) + len(names)
+        for name in names:
+            size = os.lstat(os.path.join(folder, name)).st_size
+            total, largest = total + size, max(largest, size)
+    return entries, total, largest
+
+
+def tree_patch(base: Path, new: Path, room=None) -> str:
     """The git-style patch that turns directory `base` into directory `new` (VCS folders and
-    bytecode ignored). `new` is untrusted: it is read with the archive's hostile-input rules."""
+    bytecode ignored). `new` is untrusted: it is read with the archive's hostile-input rules,
+    its bounds those of `base` (trusted; a task's image may hold a large built repository)
+    plus `room` for what an agent may add (default: the archive's snapshot bounds)."""
     from archive import SnapshotLimits, diff, snapshots
 
-    limits, skip = SnapshotLimits(), frozenset({".git", "__pycache__", ".pytest_cache"})
+    skip = frozenset({".git", "__pycache__", ".pytest_cache"})
+    room = room or SnapshotLimits()
+    entries, total, largest = _measure(base, skip)
+    limits = SnapshotLimits(
+        max_files=entries + room.max_files,
+        max_total_bytes=total + room.max_total_bytes,
+        max_file_bytes=max(largest, room.max_file_bytes),
+    )
     old_tree, new_tree = snapshots.scan(base, limits, skip), snapshots.scan(new, limits, skip)
     contents = {**old_tree.contents, **new_tree.contents}
     return diff.unified(old_tree.entries, new_tree.entries, contents.__getitem__)

@@ -68,6 +68,8 @@ class Environment:
     eval_script: str = ""
     log_parser: str = "parse_log_pytest"
     eval_type: str = "pass_and_fail"
+    # the agent's tools find the task's environment first (as after `conda activate testbed`)
+    path: str = "/opt/miniconda3/envs/testbed/bin:/opt/miniconda3/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
     @property
     def offline_image(self) -> str:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 
+import pytest
+
+from archive import SnapshotLimits, SnapshotTooLargeError
 from dgm.suites.patches import files_in_patch, is_test_path, strip_tests, tree_patch
 from tests.helpers import tree_listing, write_tree
 
@@ -113,3 +117,18 @@ def test_new_top_level_modules_named_like_the_standard_library_are_stripped():
     assert strip_tests(shadow)[1] == ["difflib.py"]
     assert strip_tests(package)[1] == ["json/__init__.py"]
     assert strip_tests(own)[1] == []
+
+
+def test_tree_patch_bounds_what_the_agent_adds_not_the_size_of_the_base(tmp_path):
+    room = SnapshotLimits(max_files=5, max_total_bytes=1000)
+    base, new = tmp_path / "base", tmp_path / "new"
+    base.mkdir()
+    for i in range(20):  # more than the room an agent gets: a large built repository
+        (base / f"f{i}.txt").write_text("x" * 100)
+    shutil.copytree(base, new)
+    (new / "f0.txt").write_text("changed\n")
+    assert "+changed" in tree_patch(base, new, room)
+    for i in range(6):
+        (new / f"extra{i}.txt").write_text("y")
+    with pytest.raises(SnapshotTooLargeError):
+        tree_patch(base, new, room)
