@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -47,3 +48,41 @@ def tree_listing(root: Path) -> dict[str, tuple[int, bytes | str | None]]:
             else:
                 out[str(path.relative_to(root))] = (st.st_mode, path.read_bytes())
     return out
+
+
+def evaluate_with_bash(backend, task, command: str, work: Path, grader=None):
+    """One evaluation of the seed agent on `task` whose scripted model runs `command` with
+    its bash tool, then stops."""
+    return evaluate_with_tool_call(backend, task, {"name": "bash", "arguments": {"command": command}}, work, grader)
+
+
+def evaluate_with_tool_call(backend, task, call: dict, work: Path, grader=None):
+    """One evaluation of the seed agent on `task` whose scripted model makes one tool call,
+    then stops: what it did and what grading (`grader`, default a fresh one) made of it."""
+    from dgm import agent_exec
+    from dgm.gateway import Gateway
+    from dgm.gateway.scripted import ScriptedUpstream
+    from dgm.suites import Grader
+    from dgm.suites.evaluate import evaluate
+
+    script = {
+        "rules": [
+            {"when": {"turn": 0}, "reply": {"tool_calls": [call]}},
+            {"when": {"turn": 1}, "reply": {"content": "done"}},
+        ]
+    }
+    work.chmod(0o755)
+    code = agent_exec.seed_tree(work / "code")
+    with Gateway(ScriptedUpstream(script)) as gateway:
+        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
+        return evaluate(backend, grader or Grader(backend, work / "cache"), task, code, access, work / "eval")
+
+
+def trajectory(evaluation) -> list[dict]:
+    """The agent's messages in an evaluation, in order."""
+    text = (evaluation.agent.out / "trajectory.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def first_tool_output(evaluation) -> str:
+    return next(m["content"] for m in trajectory(evaluation) if m["role"] == "tool")

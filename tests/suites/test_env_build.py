@@ -13,14 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dgm import agent_exec
 from dgm.cli import main
-from dgm.gateway import Gateway
-from dgm.gateway.scripted import ScriptedUpstream
 from dgm.suites import BenchmarkError, Grader, load_suite
-from dgm.suites.evaluate import evaluate
 from sandbox import foreign, get_backend
 from tests.conftest import require
+from tests.helpers import evaluate_with_bash, first_tool_output
 
 DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "swebench-dev"
 INSTANCE = "marshmallow-code__marshmallow-1164"
@@ -91,21 +88,9 @@ def test_the_agent_runs_on_dgms_python_while_its_tools_see_the_tasks(built, back
     """The image has Python 3.9 and no openai: the agent still runs (on dgm's Python,
     mounted), and the commands it runs find the task's environment first."""
     command = "python --version && python -c 'import marshmallow; print(marshmallow.__file__)'"
-    script = {
-        "rules": [
-            {"when": {"turn": 0}, "reply": {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]}},
-            {"when": {"turn": 1}, "reply": {"content": "looked"}},
-        ]
-    }
     task = load_suite(f"swebench:{built}").task(INSTANCE)
-    backend = get_backend(backend_name)
-    tmp_path.chmod(0o755)
-    code = agent_exec.seed_tree(tmp_path / "code")
-    with Gateway(ScriptedUpstream(script)) as gateway:
-        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
-        evaluation = evaluate(backend, Grader(backend, tmp_path / "cache"), task, code, access, tmp_path / "eval")
+    evaluation = evaluate_with_bash(get_backend(backend_name), task, command, tmp_path)
     assert evaluation.agent.result.exit_code == 0, evaluation.agent.result.stderr[-2000:]
-    lines = [json.loads(x) for x in (evaluation.agent.out / "trajectory.jsonl").read_text().splitlines()]
-    seen = next(m["content"] for m in lines if m["role"] == "tool")
+    seen = first_tool_output(evaluation)
     assert "Python 3.9" in seen and "/testbed/src/marshmallow/__init__.py" in seen
     assert not evaluation.verdict.resolved and evaluation.patch == ""

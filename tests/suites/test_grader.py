@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
 
-from dgm import agent_exec
-from dgm.gateway import Gateway
-from dgm.gateway.scripted import ScriptedUpstream
 from dgm.suites import load_suite
-from dgm.suites.evaluate import evaluate
-from tests.helpers import SLUG_FIX
+from tests.helpers import SLUG_FIX, evaluate_with_bash, evaluate_with_tool_call, first_tool_output, trajectory
 
 
 @pytest.fixture
@@ -87,41 +80,19 @@ HUNT = (
 
 
 def test_agent_phase_sees_neither_hidden_tests_nor_reference(bwrap, grader, slug_task, tmp_path):
-    script = {
-        "rules": [
-            {"when": {"turn": 0}, "reply": {"tool_calls": [{"name": "bash", "arguments": {"command": HUNT}}]}},
-            {"when": {"turn": 1}, "reply": {"content": "nothing to see"}},
-        ]
-    }
-    tmp_path.chmod(0o755)
-    code = agent_exec.seed_tree(tmp_path / "code")
-    with Gateway(ScriptedUpstream(script)) as gateway:
-        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
-        evaluation = evaluate(bwrap, grader, slug_task, code, access, tmp_path / "eval")
-    lines = [json.loads(x) for x in (evaluation.agent.out / "trajectory.jsonl").read_text().splitlines()]
-    found = next(m["content"] for m in lines if m["role"] == "tool")
+    evaluation = evaluate_with_bash(bwrap, slug_task, HUNT, tmp_path, grader)
+    found = first_tool_output(evaluation)
     assert "HUNT-DONE" in found
     listing = found.split("[exit code")[1]
     assert "test_slug_spacing" not in listing and "reference.patch" not in listing and "task.json" not in listing
     assert "runs_of_spaces" not in listing
     assert len([x for x in listing.splitlines() if " base" in x]) == 1  # one commit, no history
-    user = next(m["content"] for m in lines if m["role"] == "user")
+    user = next(m["content"] for m in trajectory(evaluation) if m["role"] == "user")
     assert slug_task.statement.strip() in user and "FAIL_TO_PASS" not in user
     assert evaluation.patch == "" and not evaluation.verdict.resolved
 
 
 def test_evaluate_grades_what_the_agent_changed(bwrap, grader, slug_task, tmp_path):
-    script = {
-        "rules": [
-            {"when": {"turn": 0}, "reply": {"tool_calls": [SLUG_FIX]}},
-            {"when": {"turn": 1}, "reply": {"content": "fixed"}},
-        ]
-    }
-    tmp_path.chmod(0o755)
-    code = agent_exec.seed_tree(tmp_path / "code")
-    shutil.rmtree(tmp_path / "unused", ignore_errors=True)
-    with Gateway(ScriptedUpstream(script)) as gateway:
-        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
-        evaluation = evaluate(bwrap, grader, slug_task, code, access, tmp_path / "eval")
+    evaluation = evaluate_with_tool_call(bwrap, slug_task, SLUG_FIX, tmp_path, grader)
     assert evaluation.verdict.resolved, evaluation.verdict.log[-800:]
     assert "textkit/slug.py" in evaluation.patch and ".git" not in evaluation.patch

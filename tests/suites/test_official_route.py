@@ -16,15 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dgm import agent_exec
 from dgm.cli import main
-from dgm.gateway import Gateway
-from dgm.gateway.scripted import ScriptedUpstream
 from dgm.suites import Grader, load_suite
-from dgm.suites.evaluate import evaluate
 from dgm.suites.swebench import envbuild
 from sandbox import foreign, get_backend, image
 from tests.conftest import require
+from tests.helpers import evaluate_with_bash
 
 IMAGE = "swebench/sweb.eval.x86_64.dgm-test_1776_standin-1:latest"
 BASE_SOURCE = 'def add(a, b):\n    """The sum."""\n    return a - b\n'
@@ -175,19 +172,7 @@ def test_a_patchs_harness_hunks_are_stripped_before_the_eval_script_runs(standin
 @pytest.mark.parametrize("backend_name", ["docker", "bwrap"])
 def test_the_agent_works_in_the_image_at_testbed(standin, backend_name, tmp_path):
     command = "pwd > where.txt && test -f /opt/miniconda3/bin/activate && sed -i 's/a - b/a + b/' calc.py"
-    script = {
-        "rules": [
-            {"when": {"turn": 0}, "reply": {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]}},
-            {"when": {"turn": 1}, "reply": {"content": "fixed"}},
-        ]
-    }
-    task = _task(standin)
-    backend = get_backend(backend_name)
-    tmp_path.chmod(0o755)
-    code = agent_exec.seed_tree(tmp_path / "code")
-    with Gateway(ScriptedUpstream(script)) as gateway:
-        access = agent_exec.Access(gateway.socket_path, gateway.issue_token())
-        evaluation = evaluate(backend, Grader(backend, tmp_path / "cache"), task, code, access, tmp_path / "eval")
+    evaluation = evaluate_with_bash(get_backend(backend_name), _task(standin), command, tmp_path)
     assert evaluation.verdict.resolved, evaluation.verdict.log[-2000:]
     assert "+/testbed" in evaluation.patch  # where.txt, written from the working directory
     assert ".git" not in evaluation.patch

@@ -58,49 +58,76 @@ def test_unknown_parser_name_is_a_benchmark_error_listing_the_known_ones():
         parser("parse_log_cobol")
 
 
-def test_django_log_gives_each_test_its_status():
-    statuses = parser("parse_log_django")(log("django.log"))
-    assert statuses["test_add_view (admin_views.tests.AdminViewBasicTest)"] == "PASSED"
-    assert statuses["test_change_view (admin_views.tests.AdminViewBasicTest)"] == "FAILED"
-    assert statuses["test_delete_view (admin_views.tests.AdminViewBasicTest)"] == "ERROR"
-    assert statuses["test_history_view (admin_views.tests.AdminViewBasicTest)"] == "SKIPPED"
-    assert statuses["test_prints (admin_views.tests.AdminViewBasicTest)"] == "PASSED"  # `ok` on the next line
-    assert statuses["test_no_migrations (migrations.test_commands.MakeMigrationsTests)"] == "PASSED"
-    assert statuses["more than one line."] == "PASSED"  # a docstring's last line is what the runner names
+READINGS = {
+    "django gives each test its status": (
+        "parse_log_django",
+        "django.log",
+        {
+            "test_add_view (admin_views.tests.AdminViewBasicTest)": "PASSED",
+            "test_change_view (admin_views.tests.AdminViewBasicTest)": "FAILED",
+            "test_delete_view (admin_views.tests.AdminViewBasicTest)": "ERROR",
+            "test_history_view (admin_views.tests.AdminViewBasicTest)": "SKIPPED",
+            "test_prints (admin_views.tests.AdminViewBasicTest)": "PASSED",  # `ok` on the next line
+            "test_no_migrations (migrations.test_commands.MakeMigrationsTests)": "PASSED",
+            "more than one line.": "PASSED",  # a docstring's last line is what the runner names
+        },
+    ),
+    "pytest's summary keeps failures": (
+        "parse_log_pytest",
+        "pytest_ra.log",
+        {
+            "testing/test_collection.py::TestCollectFS::test_ignored_certain_dirs": "FAILED",
+            "testing/test_collection.py::TestSession::test_parsearg": "ERROR",
+            "testing/test_collection.py::test_xfail_reason": "XFAIL",
+            "testing/test_collection.py::test_windows_only": "SKIPPED",
+        },
+    ),
+    "pytest_v2 strips colours and keeps spaces in ids": (
+        "parse_log_astropy",
+        "pytest_v2_ansi.log",
+        {
+            "astropy/units/tests/test_format.py::test_ogip_grammar_fail[log(photon /cm**2)]": "PASSED",
+            "astropy/io/ascii/tests/test_cds.py::test_write_byte_by_byte_units": "FAILED",
+            "sklearn/tests/test_base.py::test_get_params": "PASSED",  # the status-last form
+        },
+    ),
+    "pytest_options shortens absolute path parameters": (
+        "parse_log_pylint",
+        "pytest_options.log",
+        {
+            "tests/test_pylint.py::test_functional[/regression_1.py]": "PASSED",
+            "tests/test_pylint.py::test_functional[/unused_import.py]": "FAILED",
+            "tests/test_pylint.py::test_glob[/tmp/data/*.py]": "PASSED",
+        },
+    ),
+    "sympy reads verbose lines and failure headers": (
+        "parse_log_sympy",
+        "sympy.log",
+        {
+            "test_structure": "PASSED",
+            "test_matches_basic": "FAILED",
+            "test_has": "ERROR",
+            "sympy/core/tests/test_basic.py:test_has": "FAILED",
+        },
+    ),
+    "matplotlib writes mouse buttons as numbers": (
+        "parse_log_matplotlib",
+        "matplotlib.log",
+        {
+            "lib/matplotlib/tests/test_widgets.py::test_span_selector_drag[1]": "PASSED",
+            "lib/matplotlib/tests/test_widgets.py::test_lasso_selector[1-True]": "FAILED",
+        },
+    ),
+}
 
 
-def test_pytest_summary_keeps_failures_and_drops_skip_counts():
+def test_pytest_skip_summary_counts_are_not_tests():
     statuses = parser("parse_log_pytest")(log("pytest_ra.log"))
-    assert statuses["testing/test_collection.py::TestCollectFS::test_ignored_certain_dirs"] == "FAILED"
-    assert statuses["testing/test_collection.py::TestSession::test_parsearg"] == "ERROR"
-    assert statuses["testing/test_collection.py::test_xfail_reason"] == "XFAIL"
-    assert statuses["testing/test_collection.py::test_windows_only"] == "SKIPPED"
-    assert "[1]" not in statuses and "[2]" not in statuses
+    assert statuses and "[1]" not in statuses and "[2]" not in statuses
 
 
-def test_pytest_v2_strips_colours_and_keeps_spaces_in_ids():
-    statuses = parser("parse_log_astropy")(log("pytest_v2_ansi.log"))
-    assert statuses["astropy/units/tests/test_format.py::test_ogip_grammar_fail[log(photon /cm**2)]"] == "PASSED"
-    assert statuses["astropy/io/ascii/tests/test_cds.py::test_write_byte_by_byte_units"] == "FAILED"
-    assert statuses["sklearn/tests/test_base.py::test_get_params"] == "PASSED"  # status-last form
-
-
-def test_pytest_options_shortens_absolute_path_parameters():
-    statuses = parser("parse_log_pylint")(log("pytest_options.log"))
-    assert statuses["tests/test_pylint.py::test_functional[/regression_1.py]"] == "PASSED"
-    assert statuses["tests/test_pylint.py::test_functional[/unused_import.py]"] == "FAILED"
-    assert statuses["tests/test_pylint.py::test_glob[/tmp/data/*.py]"] == "PASSED"
-
-
-def test_sympy_log_reads_verbose_lines_and_failure_headers():
-    statuses = parser("parse_log_sympy")(log("sympy.log"))
-    assert statuses["test_structure"] == "PASSED"
-    assert statuses["test_matches_basic"] == "FAILED"
-    assert statuses["test_has"] == "ERROR"
-    assert statuses["sympy/core/tests/test_basic.py:test_has"] == "FAILED"
-
-
-def test_matplotlib_writes_mouse_buttons_as_numbers():
-    statuses = parser("parse_log_matplotlib")(log("matplotlib.log"))
-    assert statuses["lib/matplotlib/tests/test_widgets.py::test_span_selector_drag[1]"] == "PASSED"
-    assert statuses["lib/matplotlib/tests/test_widgets.py::test_lasso_selector[1-True]"] == "FAILED"
+@pytest.mark.parametrize("case", READINGS, ids=list(READINGS))
+def test_a_parser_reads_these_statuses(case):
+    name, file, expected = READINGS[case]
+    statuses = parser(name)(log(file))
+    assert {test: statuses.get(test) for test in expected} == expected
