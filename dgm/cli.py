@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from sandbox import ALIASES, BACKENDS
+from sandbox.variant import VARIANTS
 
 from . import __version__
 from .cli_common import backend_option, open_archive, repos_option, run_option
@@ -80,7 +81,13 @@ def sandbox_group() -> None:
 @click.option("--offline", is_flag=True, help="Make the base image without any registry (debootstrap, docker import).")
 @click.option("--mirror", metavar="URL", help="Debian mirror for debootstrap (default: the one apt uses here).")
 @click.option("--force", is_flag=True, help="Rebuild even when an image of this recipe exists.")
-def sandbox_build(offline: bool, mirror: str | None, force: bool) -> None:
+@click.option(
+    "--variant",
+    "variant_name",
+    type=click.Choice(sorted(VARIANTS)),
+    help="Build this variant (the base image plus more toolchains) instead of the base image; needs root.",
+)
+def sandbox_build(offline: bool, mirror: str | None, force: bool, variant_name: str | None) -> None:
     """Build the sandbox image (docker) and rootfs (bwrap), or reuse them.
 
     Both are keyed by a hash of sandbox/Dockerfile, provision.sh and requirements.txt.
@@ -92,6 +99,9 @@ def sandbox_build(offline: bool, mirror: str | None, force: bool) -> None:
     def progress(msg: str) -> None:
         click.echo(f"sandbox build: {msg}", err=True)
 
+    if variant_name:
+        _build_variant(variant_name, mirror, force, progress)
+        return
     try:
         if offline:
             image.build_rootfs(mirror, progress, force=force)
@@ -106,6 +116,22 @@ def sandbox_build(offline: bool, mirror: str | None, force: bool) -> None:
     except SandboxError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"image {image.image_tag()}, rootfs {image.rootfs_dir()}")
+
+
+def _build_variant(name: str, mirror: str | None, force: bool, progress) -> None:
+    from sandbox import BackendUnavailable, SandboxError, variant
+    from sandbox.docker_backend import DockerBackend
+
+    chosen = variant.VARIANTS[name]
+    try:
+        variant.build_rootfs(chosen, mirror, progress, force)
+        try:
+            variant.build_image(DockerBackend().client(), chosen, mirror, progress, force)
+        except BackendUnavailable as exc:
+            progress(f"docker image skipped: {exc}")
+    except SandboxError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"variant {name}: image {chosen.tag}, rootfs {chosen.rootfs_dir()}")
 
 
 @sandbox_group.command("doctor")
@@ -244,6 +270,9 @@ def bench_list(suite_spec: str, repos: Path | None) -> None:
     click.echo(f"{'task':40} {'split':5} {'difficulty':10} {'F2P':>3} {'P2P':>3}")
     for t in suite.tasks:
         click.echo(f"{t.id:40} {t.split:5} {t.difficulty or '-':10} {len(t.fail_to_pass):3} {len(t.pass_to_pass):3}")
+    for language, counts in suite.counts_by_language().items():
+        total = sum(counts.values())
+        click.echo(f"{language:12} {total:4} tasks ({', '.join(f'{k} {v}' for k, v in counts.items())})")
     counts = suite.counts()
     click.echo(f"{len(suite.tasks)} tasks ({', '.join(f'{k} {v}' for k, v in counts.items())})")
 

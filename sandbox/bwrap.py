@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import foreign, image, runner
+from . import foreign, image, runner, variant
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, sessions_root, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable
@@ -38,7 +38,9 @@ class BwrapBackend(SessionTracker):
         self._swept = False
 
     def _rootfs(self, spec: SandboxSpec) -> Path:
-        return foreign.rootfs(spec.image) if spec.image else (self.rootfs or image.rootfs_dir())
+        if spec.image:
+            return variant.rootfs(spec.image) or foreign.rootfs(spec.image)
+        return self.rootfs or image.rootfs_dir()
 
     def availability(self) -> Availability:
         if shutil.which("bwrap") is None:

@@ -109,7 +109,7 @@ def apt_mirror(sources: Path = Path("/etc/apt/sources.list.d"), legacy: Path = P
     raise SandboxError(f"no Debian {SUITE} mirror found in apt's sources; pass --mirror URL")
 
 
-def _run(cmd: list[str], progress: Progress, what: str, **kw) -> None:
+def run_step(cmd: list[str], progress: Progress, what: str, **kw) -> None:
     progress(what)
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if proc.returncode != 0:
@@ -119,7 +119,7 @@ def _run(cmd: list[str], progress: Progress, what: str, **kw) -> None:
 
 def download_wheels(dest: Path, progress: Progress) -> None:
     dest.mkdir(parents=True, exist_ok=True)
-    _run(
+    run_step(
         [
             sys.executable,
             "-m",
@@ -152,7 +152,7 @@ def build_rootfs(mirror: str | None, progress: Progress, force: bool = False) ->
     shutil.rmtree(dest, ignore_errors=True)
     partial.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
     mirror = mirror or apt_mirror()
-    _run(
+    run_step(
         ["debootstrap", "--variant=minbase", f"--include={DEBOOTSTRAP_INCLUDE}", SUITE, str(partial), mirror],
         progress,
         f"debootstrap {SUITE} (minbase) into {partial}",
@@ -161,7 +161,7 @@ def build_rootfs(mirror: str | None, progress: Progress, force: bool = False) ->
     download_wheels(stage / "wheels", progress)
     for name in ("provision.sh", "requirements.txt"):
         shutil.copy(HERE / name, stage / name)
-    _run(
+    run_step(
         ["chroot", str(partial), "/bin/sh", "/tmp/dgm/provision.sh"],
         progress,
         "provisioning the rootfs",

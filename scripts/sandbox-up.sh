@@ -22,3 +22,5 @@ if ! docker info >/dev/null 2>&1; then
 fi
 
 "$venv/bin/dgm" sandbox build --offline
+# The toolchains of Aider's polyglot benchmark (C++, Go, Java, JavaScript, Rust): once, then reused.
+"$venv/bin/dgm" sandbox build --variant polyglot

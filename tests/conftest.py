@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,17 @@ def bwrap(availability):
     """The bubblewrap backend (real sandboxes for the gateway and agent tests)."""
     require("bwrap", availability)
     return get_backend("bwrap")
+
+
+POLYGLOT_ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "polyglot-benchmark.tar.gz"
+
+
+@pytest.fixture(scope="session")
+def polyglot_benchmark(tmp_path_factory) -> Path:
+    """Aider's polyglot benchmark (../shared/benchmarks), unpacked once per test session."""
+    if not POLYGLOT_ARCHIVE.exists():
+        pytest.fail(f"the polyglot benchmark is not at {POLYGLOT_ARCHIVE} (see ../shared/benchmarks/README)")
+    root = tmp_path_factory.mktemp("polyglot")
+    with tarfile.open(POLYGLOT_ARCHIVE) as tar:
+        tar.extractall(root, filter="data")
+    return root  # the archive holds the language folders at its top

@@ -50,7 +50,7 @@ def evaluate(
 ) -> Evaluation:
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
-    env, host = task.environment, agent_exec.Host(backend, access, limits)
+    env, host = task.environment, agent_exec.Host(backend, access, limits, image=task.image)
     if env is not None:  # the task's own image, at its working directory, its environment first on PATH
         host = agent_exec.Host(backend, access, limits, {"PATH": env.path}, env.resolved_image())
     run = agent_exec.solve(

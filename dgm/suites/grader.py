@@ -139,7 +139,9 @@ class Grader:
                 mounts=(Mount("/repo", self.base(task), writable=True), Mount("/grade", grade)),
                 workdir="/repo",
                 env={"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": "/tmp/deps"},
-                limits=Limits(wall_s=task.timeout + 60, cpu_s=task.timeout * 4, output_bytes=4_000_000),
+                # pids: a test may start many threads (C++ bank-account starts 1000 at once)
+                limits=Limits(wall_s=task.timeout + 60, cpu_s=task.timeout * 4, pids=2048, output_bytes=4_000_000),
+                image=task.image,
             )
             with self.backend.start(spec) as session:
                 applied = session.exec(["sh", "-c", APPLY + run.setup], timeout=120)

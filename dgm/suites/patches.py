@@ -12,7 +12,8 @@ _SECTION = re.compile(r"^diff --git ", re.M)
 _TARGET = re.compile(r"^\+\+\+ (?:b/)?(\S+)|^diff --git a/(\S+) b/(\S+)", re.M)
 TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec"}
 # Files that change how the tests run or are judged, rather than the code under test:
-# pytest configuration, stand-ins for pytest itself, and interpreter start-up hooks. (The
+# pytest configuration, stand-ins for pytest itself, interpreter start-up hooks, and the
+# other languages' runner configuration (jest and babel, cargo build scripts, CMake, go.mod). (The
 # grader runs tests under its own configuration whatever a patch does; removing these
 # hunks also flags the attempt.)
 HARNESS_NAMES = {
@@ -27,6 +28,18 @@ HARNESS_NAMES = {
     "sitecustomize.py",
     "usercustomize.py",
     "noxfile.py",
+    # the other languages' runners: what to run, how to build it, how to transform it
+    "package.json",
+    "jest.config.js",
+    "jest.config.cjs",
+    "jest.config.mjs",
+    "jest.config.ts",
+    "babel.config.js",
+    "babel.config.json",
+    ".babelrc",
+    "build.rs",
+    "CMakeLists.txt",
+    "go.mod",
 }
 HARNESS_DIRS = {"_pytest", "pytest", "pluggy"}
 

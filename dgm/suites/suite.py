@@ -35,3 +35,11 @@ class Suite:
 
     def counts(self) -> dict[str, int]:
         return {s: sum(t.split == s for t in self.tasks) for s in SPLITS}
+
+    def counts_by_language(self) -> dict[str, dict[str, int]]:
+        """language -> split -> tasks, for suites whose tasks name their language."""
+        languages = sorted({t.language for t in self.tasks if t.language})
+        return {
+            lang: {s: sum(t.language == lang and t.split == s for t in self.tasks) for s in SPLITS}
+            for lang in languages
+        }

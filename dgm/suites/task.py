@@ -125,7 +125,13 @@ class Task:
     difficulty: str = ""
     requirements: tuple[str, ...] = ()  # pinned packages the tests need (installed offline)
     all_must_pass: bool = False  # judge by "every collected test passes" (no test ids known)
-    environment: Environment | None = None  # the task's own image; None: dgm's sandbox image
+    environment: Environment | None = None  # the task's own image (SWE-bench's official route)
+    image: str | None = None  # the sandbox image it needs (a variant's tag); None: dgm's base image
+    language: str = ""
+
+    def sandbox_image(self) -> str | None:
+        """The image the agent phase and grading run in."""
+        return self.environment.resolved_image() if self.environment else self.image
 
     def agent_view(self) -> dict:
         """What the agent phase may see: the id and the statement, nothing more."""

@@ -1,10 +1,13 @@
 """Aider's polyglot-benchmark exercise folders: LANG/exercises/practice/NAME/ with
 .docs/instructions*.md (the statement), .meta/config.json (solution, test and example
 files), stub solution files (the base), test files (hidden) and .meta/example.* (the
-reference). A task is resolved when every test of the exercise passes.
+reference). A task is resolved when every test of the exercise passes, skipped ones
+included (the exercises skip all but the first test until a student unskips them).
 
-Python runs in the sandbox image; other languages need their toolchain there and are
-reported as unsupported until the image carries it."""
+Python runs in the base sandbox image; C++, Go, Java, JavaScript and Rust in the
+`polyglot` variant (`dgm sandbox build --variant polyglot`), offline: Go with no module
+proxy, cargo from Debian's vendored crates, Java through JUnit's console launcher (no
+gradle), jest from the variant's /node_modules, CMake with the exercises' vendored Catch."""
 
 from __future__ import annotations
 
@@ -13,14 +16,76 @@ import json
 import logging
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+
+from sandbox.variant import VARIANTS
 
 from ..patches import tree_patch
 from ..suite import Suite
 from ..task import BenchmarkError, RepoSource, Task
 
 log = logging.getLogger(__name__)
-COMMANDS = {"python": "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}"}
+JAVA_CP = "/usr/share/java/junit-platform-console-standalone.jar:/usr/share/java/assertj-core.jar"
+
+
+@dataclass(frozen=True)
+class Language:
+    """How one language's exercises are tested: the command (run in /repo; {exercise} is the
+    exercise's folder name), its time limit, the image variant it needs (None: the base
+    image), and the hidden tests as the grader runs them."""
+
+    name: str
+    command: str
+    timeout: float
+    variant: str | None = "polyglot"
+    unskip: tuple[tuple[str, str], ...] = ()  # text replacements that turn skipped tests on
+
+    def hidden(self, content: bytes) -> bytes:
+        text = content.decode()
+        for old, new in self.unskip:
+            text = text.replace(old, new)
+        return text.encode()
+
+
+LANGUAGES: dict[str, Language] = {
+    lang.name: lang
+    for lang in (
+        Language("python", "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}", 120, None),
+        Language(
+            "go",
+            "GOCACHE=/tmp/go-cache GOPATH=/tmp/go GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off"
+            " go test -v ./...",
+            300,
+        ),
+        Language(
+            "rust",
+            "mkdir -p /tmp/cargo && cp /opt/dgm/cargo-config.toml /tmp/cargo/config.toml && CARGO_HOME=/tmp/cargo"
+            " CARGO_TARGET_DIR=/tmp/target cargo test --offline -- --include-ignored",
+            600,
+        ),
+        Language(
+            "java",
+            f"mkdir -p /tmp/classes && javac -encoding UTF-8 -nowarn -d /tmp/classes -cp {JAVA_CP}"
+            " $(find src -name '*.java') && java -jar /usr/share/java/junit-platform-console-standalone.jar"
+            f" -cp /tmp/classes:{JAVA_CP} --scan-classpath --disable-banner --details=tree --fail-if-no-tests"
+            " --config=junit.jupiter.conditions.deactivate='org.junit.*DisabledCondition'",
+            300,
+        ),
+        Language(
+            "javascript",
+            "HOME=/tmp node /node_modules/jest/bin/jest.js --ci --rootDir /repo",
+            180,
+            unskip=(("xtest(", "test("), ("xit(", "it("), ("xdescribe(", "describe(")),
+        ),
+        Language(
+            "cpp",  # the exercise's CMakeLists names its target after the folder, and runs the tests in `make`
+            "ln -sfn /repo /tmp/{exercise} && mkdir -p /tmp/build && cd /tmp/build"
+            " && cmake -DEXERCISM_RUN_ALL_TESTS=1 /tmp/{exercise} >/dev/null && make",
+            300,
+        ),
+    )
+}
 
 
 def exercise_dirs(root: Path) -> list[tuple[str, Path]]:
@@ -37,13 +102,39 @@ def split_of(name: str) -> str:
     return "test" if int(hashlib.sha256(name.encode()).hexdigest(), 16) % 5 == 0 else "dev"
 
 
+def pairs(files: dict) -> list[tuple[str, str]]:
+    """(path in the repository, its reference file) for each reference file: the solution
+    file of the same name, else the one left with the same extension, else a new file of
+    the reference's name beside the solution files (Java's helper classes). A solution file
+    without a reference (Rust's Cargo.toml, a header-only C++ reference's .cpp) stays."""
+    solutions = list(files["solution"])
+    found: dict[str, str] = {}
+    for example in files["example"]:
+        named = [s for s in solutions if Path(s).name == Path(example).name]
+        if named:
+            found[example] = named[0]
+            solutions.remove(named[0])
+    for example in (e for e in files["example"] if e not in found):
+        same = [s for s in solutions if Path(s).suffix == Path(example).suffix]
+        if len(same) == 1:
+            found[example] = same[0]
+            solutions.remove(same[0])
+        else:
+            beside = next(
+                (s for s in files["solution"] if Path(s).suffix == Path(example).suffix), files["solution"][0]
+            )
+            found[example] = str(Path(beside).parent / Path(example).name)
+    return [(solution, example) for example, solution in found.items()]
+
+
 def reference(folder: Path, files: dict) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
-        for solution, example in zip(files["solution"], files["example"], strict=True):
+        for solution, example in pairs(files):
             (a / solution).parent.mkdir(parents=True, exist_ok=True)
             (b / solution).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(folder / solution, a / solution)
+            if (folder / solution).exists():
+                shutil.copy(folder / solution, a / solution)
             shutil.copy(folder / example, b / solution)
         return tree_patch(a, b)
 
@@ -54,20 +145,26 @@ def load_exercise(lang: str, folder: Path, suite: str) -> Task:
     statement = "\n\n".join(
         p.read_text().strip() for p in (docs / "instructions.md", docs / "instructions.append.md") if p.exists()
     )
-    statement += f"\n\nWrite your solution in {', '.join(files['solution'])}. The tests are not shown."
+    language = LANGUAGES[lang]
+    statement += (
+        f"\n\nThe language is {lang}. Write your solution in {', '.join(files['solution'])}. The tests are not shown."
+    )
     return Task(
         id=f"{lang}/{folder.name}",
         suite=suite,
         split=split_of(f"{lang}/{folder.name}"),
         statement=statement,
         repo=RepoSource(folder, exclude=(".meta", ".docs", *files["test"])),
-        test_command=COMMANDS[lang],
+        test_command=language.command.replace("{exercise}", folder.name),
         fail_to_pass=(),
         pass_to_pass=(),
         reference_patch=reference(folder, files),
-        hidden_files={t: (folder / t).read_bytes() for t in files["test"]},
-        timeout=120,
+        hidden_files={t: language.hidden((folder / t).read_bytes()) for t in files["test"]},
+        timeout=language.timeout,
+        log_parser="pytest" if lang == "python" else "exit_code",
         all_must_pass=True,
+        image=VARIANTS[language.variant].tag if language.variant else None,
+        language=lang,
     )
 
 
@@ -75,14 +172,14 @@ def load(path: str | Path, name: str | None = None) -> Suite:
     root = Path(path)
     if not root.is_dir():
         raise BenchmarkError(f"no polyglot-benchmark folder at {root}")
-    suite, tasks, unsupported = name or root.name, [], set()
+    suite, tasks, unknown = name or root.name, [], set()
     for lang, folder in exercise_dirs(root):
-        if lang not in COMMANDS:
-            unsupported.add(lang)
+        if lang not in LANGUAGES:
+            unknown.add(lang)
             continue
         tasks.append(load_exercise(lang, folder, suite))
-    if unsupported:
-        log.warning("polyglot: skipped %s (no toolchain in the sandbox image)", ", ".join(sorted(unsupported)))
+    if unknown:
+        log.warning("polyglot: skipped %s (no test command for that language)", ", ".join(sorted(unknown)))
     if not tasks:
-        raise BenchmarkError(f"{root}: no exercises in a supported language ({', '.join(COMMANDS)})")
+        raise BenchmarkError(f"{root}: no exercises in a known language ({', '.join(LANGUAGES)})")
     return Suite(suite, tuple(tasks))

@@ -1,0 +1,72 @@
+"""Aider's polyglot benchmark in all six languages, from ../shared/benchmarks: one exercise
+per language graded on both sandboxes (its reference resolves, its stub does not), the
+agent's view (no tests, no .meta, told the language), and the counts `dgm bench list`
+shows. The whole benchmark's validation is a benchmark (BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from dgm.cli import main
+from dgm.suites import Grader, load_suite
+from sandbox import get_backend
+from tests.conftest import require
+
+ONE_PER_LANGUAGE = {
+    "cpp": "cpp/all-your-base",
+    "go": "go/alphametics",
+    "java": "java/poker",  # the reference adds helper classes beside the solution
+    "javascript": "javascript/affine-cipher",  # its tests are skipped (xtest) until unskipped
+    "python": "python/affine-cipher",
+    "rust": "rust/simple-cipher",  # depends on a crate (rand), from Debian's registry offline
+}
+
+
+@pytest.fixture(scope="module")
+def suite(polyglot_benchmark):
+    return load_suite(f"polyglot:{polyglot_benchmark}")
+
+
+@pytest.mark.parametrize("backend_name", ["bwrap", "docker"])
+@pytest.mark.parametrize("language", sorted(ONE_PER_LANGUAGE))
+def test_an_exercise_grades_its_reference_and_not_its_stub(suite, language, backend_name, availability, tmp_path):
+    require(backend_name, availability)
+    task = suite.task(ONE_PER_LANGUAGE[language])
+    grader = Grader(get_backend(backend_name), tmp_path / "cache")
+    reference, stub = grader.grade(task, task.reference_patch), grader.grade(task, "")
+    assert reference.resolved, reference.log[-2000:]
+    assert not stub.resolved and stub.reason == "tests_failed"
+
+
+def test_every_language_is_loaded_with_its_image_and_timeout(suite):
+    languages = {t.language for t in suite.tasks}
+    assert languages == set(ONE_PER_LANGUAGE)
+    assert len(suite.tasks) == 225
+    cpp, python = suite.task("cpp/all-your-base"), suite.task("python/affine-cipher")
+    assert cpp.image and cpp.image.startswith("dgm-sandbox-polyglot:") and python.image is None
+    assert suite.task("rust/simple-cipher").timeout > python.timeout
+
+
+def test_the_agent_sees_the_stub_and_instructions_but_no_tests(suite, tmp_path):
+    task = suite.task("java/poker")
+    view = task.agent_view()
+    assert "The language is java." in view["statement"] and "src/main/java/Poker.java" in view["statement"]
+    exported = task.repo.export(tmp_path / "repo")
+    files = {p.relative_to(exported).as_posix() for p in exported.rglob("*") if p.is_file()}
+    assert "src/main/java/Poker.java" in files
+    assert not any(f.startswith((".meta", ".docs")) or f.startswith("src/test") for f in files)
+
+
+def test_hidden_javascript_tests_run_unskipped(suite):
+    task = suite.task("javascript/affine-cipher")
+    (content,) = task.hidden_files.values()
+    assert b"xtest(" not in content and b"test(" in content
+
+
+def test_bench_list_counts_each_language_by_split(polyglot_benchmark):
+    result = CliRunner().invoke(main, ["bench", "list", f"polyglot:{polyglot_benchmark}"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "cpp            26 tasks (dev 21, test 5)" in lines and "rust           30 tasks (dev 26, test 4)" in lines
+    assert lines[-1] == "225 tasks (dev 177, test 48)"
