@@ -138,8 +138,8 @@ def polyglot_dir(tmp_path):
                 {"files": {"solution": [f"{name}.py"], "test": [f"{name}_test.py"], "example": [".meta/example.py"]}}
             )
         )
-    (root / "rust" / "exercises" / "practice" / "leap" / ".meta").mkdir(parents=True)
-    (root / "rust" / "exercises" / "practice" / "leap" / ".meta" / "config.json").write_text("{}")
+    (root / "cobol" / "exercises" / "practice" / "leap" / ".meta").mkdir(parents=True)  # a language with no command
+    (root / "cobol" / "exercises" / "practice" / "leap" / ".meta" / "config.json").write_text("{}")
     return root
 
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from dgm.cli import main
-from dgm.suites import Grader, load_suite
+from dgm.suites import BenchmarkError, Grader, load_suite
 from sandbox import get_backend
 from tests.conftest import require
 
@@ -70,3 +70,11 @@ def test_bench_list_counts_each_language_by_split(polyglot_benchmark):
     lines = result.output.splitlines()
     assert "cpp            26 tasks (dev 21, test 5)" in lines and "rust           30 tasks (dev 26, test 4)" in lines
     assert lines[-1] == "225 tasks (dev 177, test 48)"
+
+
+def test_an_exercise_without_its_files_list_is_a_clear_error(tmp_path):
+    meta = tmp_path / "go" / "exercises" / "practice" / "broken" / ".meta"
+    meta.mkdir(parents=True)
+    (meta / "config.json").write_text("{}")
+    with pytest.raises(BenchmarkError, match=r"broken/\.meta/config\.json: not an exercise configuration"):
+        load_suite(f"polyglot:{tmp_path}")

@@ -140,7 +140,11 @@ def reference(folder: Path, files: dict) -> str:
 
 
 def load_exercise(lang: str, folder: Path, suite: str) -> Task:
-    files = json.loads((folder / ".meta" / "config.json").read_text())["files"]
+    config = folder / ".meta" / "config.json"
+    try:
+        files = json.loads(config.read_text())["files"]
+    except (ValueError, KeyError) as exc:
+        raise BenchmarkError(f"{config}: not an exercise configuration with its files ({exc!r})") from exc
     docs = folder / ".docs"
     statement = "\n\n".join(
         p.read_text().strip() for p in (docs / "instructions.md", docs / "instructions.append.md") if p.exists()
