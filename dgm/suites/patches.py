@@ -40,8 +40,13 @@ HARNESS_NAMES = {
     "build.rs",
     "CMakeLists.txt",
     "go.mod",
+    "go.work",
+    "go.work.sum",
 }
-HARNESS_DIRS = {"_pytest", "pytest", "pluggy"}
+# Top-level folders that replace the runner or its configuration: stand-ins for pytest, a
+# node_modules that node and babel would find before the image's (a babel preset that
+# rewrites the tests), cargo configuration (a test runner that is `true`).
+HARNESS_DIRS = {"_pytest", "pytest", "pluggy", "node_modules", ".cargo"}
 
 
 def sections(patch: str) -> list[str]:

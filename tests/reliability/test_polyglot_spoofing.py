@@ -18,6 +18,12 @@ from sandbox import get_backend
 from tests.conftest import require
 
 FORGERIES = {
+    "javascript-preset": (
+        "javascript/affine-cipher",
+        "node_modules/@exercism/babel-preset-javascript/index.js",
+        "module.exports = () => ({ plugins: [] });\n",
+    ),
+    "rust-runner": ("rust/simple-cipher", ".cargo/config.toml", '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n'),
     "javascript": (
         "javascript/affine-cipher",
         "package.json",
@@ -48,6 +54,8 @@ FORGERIES = {
 
 @pytest.mark.parametrize("language", sorted(FORGERIES))
 def test_a_runner_forgery_is_stripped_and_flagged(polyglot_benchmark, language, availability, tmp_path):
+    """Each forgery, if it ran, would change what runs (rust-runner: a test runner that is
+    `true`, so every test binary "passes"); stripped, the stub fails as it should."""
     require("bwrap", availability)
     task_id, path, content = FORGERIES[language]
     task = load_suite(f"polyglot:{polyglot_benchmark}").task(task_id)
