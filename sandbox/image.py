@@ -198,15 +198,7 @@ def build_image(client, offline: bool, mirror: str | None, progress: Progress, f
         (ctx / "wheels").mkdir()
         if offline:
             rootfs = build_rootfs(mirror, progress, force=force)
-            tarball = Path(tmp) / "rootfs.tar"
-            progress(f"packing {rootfs} for docker import")
-            with tarfile.open(tarball, "w") as tar:
-                for entry in sorted(os.listdir(rootfs)):
-                    if entry != COMPLETE_MARKER:
-                        tar.add(rootfs / entry, arcname=entry)
-            progress(f"docker import as {base_tag()}")
-            repo, _, version = base_tag().partition(":")
-            client.api.import_image_from_file(str(tarball), repository=repo, tag=version)
+            import_rootfs(client, rootfs, base_tag(), progress)
             base = base_tag()
         else:
             download_wheels(ctx / "wheels", progress)
@@ -227,6 +219,20 @@ def build_image(client, offline: bool, mirror: str | None, progress: Progress, f
         if not offline and not rootfs_ready():
             export_rootfs(client, tag, progress)
     return tag
+
+
+def import_rootfs(client, rootfs: Path, tag: str, progress: Progress) -> None:
+    """`docker import` a rootfs folder (its completeness marker left out) as `tag`."""
+    with tempfile.TemporaryDirectory(prefix="dgm-import-", dir=rootfs.parent) as tmp:
+        tarball = Path(tmp) / "rootfs.tar"
+        progress(f"packing {rootfs} for docker import")
+        with tarfile.open(tarball, "w") as tar:
+            for entry in sorted(os.listdir(rootfs)):
+                if entry != COMPLETE_MARKER:
+                    tar.add(rootfs / entry, arcname=entry)
+        progress(f"docker import as {tag}")
+        repository, _, version = tag.rpartition(":")
+        client.api.import_image_from_file(str(tarball), repository=repository, tag=version)
 
 
 def unpack(chunks: Iterable[bytes], dest: Path) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,13 +147,5 @@ def build_image(client, variant: Variant, mirror: str | None, progress: image.Pr
             return variant.tag
         except docker.errors.ImageNotFound:
             pass
-    with tempfile.TemporaryDirectory(prefix="dgm-variant-", dir=rootfs.parent) as tmp:
-        tarball = Path(tmp) / "rootfs.tar"
-        progress(f"packing {rootfs} for docker import")
-        with tarfile.open(tarball, "w") as tar:
-            for entry in sorted(p.name for p in rootfs.iterdir() if p.name != image.COMPLETE_MARKER):
-                tar.add(rootfs / entry, arcname=entry)
-        repository, _, tag = variant.tag.partition(":")
-        progress(f"docker import as {variant.tag}")
-        client.api.import_image_from_file(str(tarball), repository=repository, tag=tag)
+    image.import_rootfs(client, rootfs, variant.tag, progress)
     return variant.tag

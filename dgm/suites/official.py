@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
+from .patches import measure
 from .swebench.report import grade as judge
 from .task import Task
 
@@ -57,7 +58,7 @@ def grade(backend: Backend, task: Task, base: Path, patch: str, folder: Path) ->
             cpu_s=task.timeout * 4,
             memory_mb=4096,
             pids=1024,
-            disk_mb=_size_mb(base) + 2048,
+            disk_mb=measure(base)[1] // 2**20 + 2048,
             output_bytes=8_000_000,
         ),
         image=env.resolved_image(),
@@ -75,8 +76,3 @@ def grade(backend: Backend, task: Task, base: Path, patch: str, folder: Path) ->
     if not report.usable:
         return Outcome("no_results", report.statuses, log)
     return Outcome(None if report.resolved else "tests_failed", report.statuses, log)
-
-
-def _size_mb(path: Path) -> int:
-    total = sum(p.lstat().st_size for p in path.rglob("*"))
-    return total // 2**20 + 1

@@ -113,7 +113,7 @@ def strip_tests(patch: str, extra: set[str] = frozenset()) -> tuple[str, list[st
     return "".join(kept), stripped
 
 
-def _measure(root: Path, skip: frozenset[str]) -> tuple[int, int, int]:
+def measure(root: Path, skip: frozenset[str] = frozenset()) -> tuple[int, int, int]:
     """Entries, total bytes and the largest file of a trusted tree (what scan would count)."""
     entries = total = largest = 0
     for folder, dirs, files in os.walk(root):
@@ -135,7 +135,7 @@ def tree_patch(base: Path, new: Path, room=None) -> str:
 
     skip = frozenset({".git", "__pycache__", ".pytest_cache"})
     room = room or SnapshotLimits()
-    entries, total, largest = _measure(base, skip)
+    entries, total, largest = measure(base, skip)
     limits = SnapshotLimits(
         max_files=entries + room.max_files,
         max_total_bytes=total + room.max_total_bytes,

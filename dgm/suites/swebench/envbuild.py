@@ -20,8 +20,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import tarfile
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -219,16 +217,8 @@ def _build_requires(project: Path) -> list[str]:
 def publish(rootfs: Path, name: str, progress: Progress) -> str:
     """`docker import` the root as `name`, and keep it as that image's bwrap rootfs."""
     engine = foreign.client()
-    repository, _, tag = name.rpartition(":")
     replaced = foreign.image_id(engine, name) if foreign.present(name) else None
-    with tempfile.TemporaryDirectory(dir=rootfs.parent) as tmp:
-        tarball = Path(tmp) / "rootfs.tar"
-        progress(f"packing {name}")
-        with tarfile.open(tarball, "w") as tar:
-            for entry in sorted(p.name for p in rootfs.iterdir()):
-                tar.add(rootfs / entry, arcname=entry)
-        progress(f"docker import {name}")
-        engine.api.import_image_from_file(str(tarball), repository=repository, tag=tag)
+    image.import_rootfs(engine, rootfs, name, progress)
     dest = foreign.cached_rootfs(foreign.image_id(engine, name))
     shutil.rmtree(dest, ignore_errors=True)
     (rootfs / image.COMPLETE_MARKER).write_text(name + "\n")
