@@ -98,6 +98,15 @@ def _chroot_apt(rootfs: Path, packages: list[str], setup: Path | None, progress:
         (rootfs / "etc" / "resolv.conf").write_text("")
 
 
+def _unmount_under(folder: Path) -> None:
+    """Unmount whatever is mounted inside `folder` (a build killed before its clean-up leaves
+    its chroot's /proc mounted there), deepest first, so that removing the folder is safe."""
+    prefix = str(folder.resolve()) + "/"
+    mounts = [line.split()[1] for line in Path("/proc/self/mounts").read_text().splitlines()]
+    for point in sorted((m for m in mounts if m.startswith(prefix)), key=len, reverse=True):
+        subprocess.run(["umount", "--lazy", point], check=True)
+
+
 def _npm(variant: Variant, dest: Path, progress: image.Progress) -> None:
     """The variant's npm packages, installed on the host from the lock file, to `dest`."""
     if not (variant.folder / "package-lock.json").exists():
@@ -118,6 +127,7 @@ def build_rootfs(variant: Variant, mirror: str | None, progress: image.Progress,
         return dest
     base = image.build_rootfs(mirror, progress)
     partial = dest.with_name(dest.name + ".partial")
+    _unmount_under(partial)
     shutil.rmtree(partial, ignore_errors=True)
     shutil.rmtree(dest, ignore_errors=True)
     progress(f"copying the base rootfs to {partial}")

@@ -8,10 +8,12 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 from sandbox import SandboxSpec
 from sandbox.base import sessions_root
 from sandbox.cgroups import CgroupSet
+from sandbox.variant import _unmount_under
 
 CRASHER = textwrap.dedent(
     """
@@ -47,3 +49,19 @@ def test_leftovers_of_a_killed_run_are_swept_on_next_start(backend):
     assert CgroupSet.existing(f"dgm-{session_id}") is None
     if backend.name == "docker":
         assert leftovers() == []
+
+
+def test_a_killed_variant_build_leaves_nothing_mounted_in_its_next_build(tmp_path):
+    """A variant build killed mid-way leaves its chroot's /proc mounted in the partial
+    rootfs; the next build unmounts it before removing the folder (never deleting through
+    a mount)."""
+    partial = tmp_path / "x-polyglot.partial"
+    (partial / "proc").mkdir(parents=True)
+    subprocess.run(["mount", "-t", "proc", "proc", str(partial / "proc")], check=True)
+    try:
+        _unmount_under(partial)
+    finally:
+        mounted = str(partial / "proc") in Path("/proc/self/mounts").read_text()
+        if mounted:
+            subprocess.run(["umount", "--lazy", str(partial / "proc")], check=False)
+    assert not mounted
