@@ -269,7 +269,9 @@ def bench_list(suite_spec: str, repos: Path | None) -> None:
     suite = _load(suite_spec, repos)
     click.echo(f"{'task':40} {'split':5} {'difficulty':10} {'F2P':>3} {'P2P':>3}")
     for t in suite.tasks:
-        click.echo(f"{t.id:40} {t.split:5} {t.difficulty or '-':10} {len(t.fail_to_pass):3} {len(t.pass_to_pass):3}")
+        # a task judged whole (every test it runs must pass) names no tests of its own
+        f2p, p2p = ("all", "-") if t.all_must_pass else (len(t.fail_to_pass), len(t.pass_to_pass))
+        click.echo(f"{t.id:40} {t.split:5} {t.difficulty or '-':10} {f2p:>3} {p2p:>3}")
     for language, counts in suite.counts_by_language().items():
         total = sum(counts.values())
         click.echo(f"{language:12} {total:4} tasks ({', '.join(f'{k} {v}' for k, v in counts.items())})")
@@ -295,6 +297,7 @@ def bench_show(task_id: str, suite_spec: str, repos: Path | None, reference: boo
     click.echo(f"test command: {task.command()}")
     click.echo(f"hidden tests: {', '.join(sorted(task.hidden_paths()))}")
     click.echo(f"FAIL_TO_PASS: {', '.join(task.fail_to_pass) or '(every test must pass)'}")
+    click.echo(f"results read by: the {task.log_parser} harness")
     click.echo(f"PASS_TO_PASS: {len(task.pass_to_pass)} tests")
     if reference:
         click.echo("\n" + task.reference_patch)

@@ -116,7 +116,7 @@ class Grader:
             (grade / name).write_bytes(content)
         (grade / "patch.diff").write_text(patch)
         (grade / "hidden.diff").write_text(task.hidden_patch)
-        for rel, content in task.hidden_files.items():
+        for rel, content in (task.hidden_files if run.hidden is None else run.hidden).items():
             (grade / "hidden" / rel).parent.mkdir(parents=True, exist_ok=True)
             (grade / "hidden" / rel).write_bytes(content)
         if task.requirements:
@@ -197,7 +197,9 @@ class Grader:
             if not tests:
                 reason = "no_results"
             elif task.all_must_pass:
-                reason = None if all(s in PASSING | {"SKIPPED"} for s in tests.values()) else "tests_failed"
+                # every test, none skipped: a suite judged whole turns its skipped tests on, so a
+                # skip is the code under test stepping aside (a test aborted from inside it)
+                reason = None if all(s in PASSING for s in tests.values()) else "tests_failed"
             else:
                 ok = all(s in PASSING for s in (*f2p.values(), *p2p.values()))
                 reason = None if ok else "tests_failed"

@@ -65,9 +65,10 @@ def test_only_plain_pytest_commands_are_graded_by_the_pytest_harness():
     with pytest.raises(BenchmarkError, match="not of that form"):
         split_command(odd)
     assert isinstance(harness_for(dataclasses.replace(task, log_parser="exit_code")), ExitCodeHarness)
-    assert isinstance(harness_for(task), PytestHarness) and set(HARNESSES) == {"pytest", "exit_code"}
+    assert isinstance(harness_for(task), PytestHarness)
+    assert set(HARNESSES) == {"pytest", "go_test", "cargo_test", "junit", "jest", "catch", "exit_code"}
     with pytest.raises(BenchmarkError, match="unknown log_parser"):
-        harness_for(dataclasses.replace(task, log_parser="junit"))
+        harness_for(dataclasses.replace(task, log_parser="tap"))
 
 
 def test_canaries_are_fresh_ordinary_and_scrubbed_from_logs():

@@ -36,7 +36,10 @@ def test_an_exercise_grades_its_reference_and_not_its_stub(suite, language, back
     grader = Grader(get_backend(backend_name), tmp_path / "cache")
     reference, stub = grader.grade(task, task.reference_patch), grader.grade(task, "")
     assert reference.resolved, reference.log[-2000:]
-    assert not stub.resolved and stub.reason == "tests_failed"
+    assert len(reference.tests) > 1 and "(all)" not in reference.tests  # per-test results, by name
+    assert not reference.tamper and not stub.tamper
+    # a stub fails its tests, or does not build (C++'s declares nothing the tests call)
+    assert not stub.resolved and stub.reason == ("no_results" if language == "cpp" else "tests_failed")
 
 
 def test_every_language_is_loaded_with_its_image_and_timeout(suite):
@@ -70,6 +73,17 @@ def test_bench_list_counts_each_language_by_split(polyglot_benchmark):
     lines = result.output.splitlines()
     assert "cpp            26 tasks (dev 21, test 5)" in lines and "rust           30 tasks (dev 26, test 4)" in lines
     assert lines[-1] == "225 tasks (dev 177, test 48)"
+    # judged whole: every test the exercise runs must pass, so it names none of its own
+    assert any(line.split()[:5] == ["go/say", "dev", "-", "all", "-"] for line in lines)
+
+
+def test_rust_references_bring_their_manifest_made_offline(suite):
+    """A reference that needs crates (rust/decimal's num-bigint "0.4.4") gets its example
+    manifest with any version: the image carries one of each, Debian's; the agent is told
+    which crates there are."""
+    task = suite.task("rust/decimal")
+    assert '+num-bigint = "*"' in task.reference_patch and "0.4.4" not in task.reference_patch
+    assert "the crates available are" in task.statement and "num-bigint" in task.statement
 
 
 def test_an_exercise_without_its_files_list_is_a_clear_error(tmp_path):

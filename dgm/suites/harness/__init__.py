@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from ..task import BenchmarkError, Task
 from .base import ExitCodeHarness, Harness, Reading, Run
+from .languages import CargoTestHarness, CatchHarness, GoTestHarness, JestHarness, JunitHarness
 from .pytest_harness import PytestHarness
 
-HARNESSES: dict[str, type] = {"pytest": PytestHarness, "exit_code": ExitCodeHarness}
+HARNESSES: dict[str, type] = {
+    "pytest": PytestHarness,
+    "go_test": GoTestHarness,
+    "cargo_test": CargoTestHarness,
+    "junit": JunitHarness,
+    "jest": JestHarness,
+    "catch": CatchHarness,
+    "exit_code": ExitCodeHarness,
+}
 
 
 def harness_for(task: Task) -> Harness:

@@ -12,13 +12,15 @@ from ..task import Task
 @dataclass(frozen=True)
 class Run:
     """One prepared test run: inputs for /grade, set-up after the patch and the hidden
-    tests are in place (run in /repo), the command and its stdin, and what `read` needs."""
+    tests are in place (run in /repo), the command and its stdin, what `read` needs, and
+    the hidden files as this run writes them (None: the task's own)."""
 
     command: str
     files: dict[str, bytes] = field(default_factory=dict)
     setup: str = ""
     stdin: str = ""
     state: Any = None
+    hidden: dict[str, bytes] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
-"""Canary tests: two tests with unpredictable, ordinary-looking names, appended to every
-test file of a grading run. One must pass and one must fail. Code under test that forges
-results wholesale (patched reports, runner, hooks or test functions) makes the failing one
-pass or loses one of them; the verdict is then `tampered`. Both look like the tests around
-them and are drawn afresh for every grading run, from the operating system's randomness."""
+"""Canary tests: two tests with unpredictable, ordinary-looking names, added to the test
+files of every grading run. One must pass and one must fail. Code under test that forges
+results wholesale (patched reports, runner, hooks, assertions or test functions) makes the
+failing one pass or loses one of them; the verdict is then `tampered`. Both look like the
+tests around them (each language names them in its own style) and are drawn afresh for
+every grading run, from the operating system's randomness."""
 
 from __future__ import annotations
 
@@ -38,12 +39,23 @@ class Canaries:
         return "".join(line for line in log.splitlines(keepends=True) if not re.search(rf"\b(?:{names})\b", line))
 
 
-def _name(rng: secrets.SystemRandom, taken: set[str]) -> str:
+def python_style(words: tuple[str, ...]) -> str:
+    return "test_" + "_".join(words)
+
+
+def _name(rng: secrets.SystemRandom, avoid: str, taken: set[str], style) -> str:
     while True:
-        name = f"test_{rng.choice(VERBS)}_{rng.choice(NOUNS)}_{rng.choice(NOUNS)}"
-        if name not in taken:
+        name = style((rng.choice(VERBS), rng.choice(NOUNS), rng.choice(NOUNS)))
+        if name not in taken and name not in avoid:
             taken.add(name)
             return name
+
+
+def draw_names(avoid: str, style) -> tuple[str, str]:
+    """A fresh (must-pass, must-fail) pair of names in `style` (words -> a test name), neither
+    of which occurs in `avoid` (the tests they join)."""
+    rng, taken = secrets.SystemRandom(), set()
+    return _name(rng, avoid, taken, style), _name(rng, avoid, taken, style)
 
 
 def _body(name: str, rng: secrets.SystemRandom, passes: bool) -> str:
@@ -55,8 +67,7 @@ def _body(name: str, rng: secrets.SystemRandom, passes: bool) -> str:
 def draw(avoid: str = "") -> Canaries:
     """A fresh pair; `avoid` is text whose names the canaries must not reuse."""
     rng = secrets.SystemRandom()
-    taken = set(re.findall(r"\btest_\w+", avoid))
-    must_pass, must_fail = _name(rng, taken), _name(rng, taken)
+    must_pass, must_fail = draw_names(avoid, python_style)
     blocks = [_body(must_pass, rng, True), _body(must_fail, rng, False)]
     rng.shuffle(blocks)
     return Canaries(must_pass, must_fail, "\n" + "".join(blocks))

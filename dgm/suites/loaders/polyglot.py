@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -26,20 +27,25 @@ from ..suite import Suite
 from ..task import BenchmarkError, RepoSource, Task
 
 log = logging.getLogger(__name__)
-JAVA_CP = "/usr/share/java/junit-platform-console-standalone.jar:/usr/share/java/assertj-core.jar"
+JAVA_CP = ":".join(
+    f"/usr/share/java/{jar}.jar" for jar in ("junit-platform-console-standalone", "assertj-core", "com.android.json")
+)
 
 
 @dataclass(frozen=True)
 class Language:
     """How one language's exercises are tested: the command (run in /repo; {exercise} is the
-    exercise's folder name), its time limit, the image variant it needs (None: the base
-    image), and the hidden tests as the grader runs them."""
+    exercise's folder name, {report} the report's path), the harness that reads its results
+    (`log_parser`), its time limit, the image variant it needs (None: the base image), the
+    hidden tests as the grader runs them, and what the agent is told beyond the statement."""
 
     name: str
     command: str
+    log_parser: str
     timeout: float
     variant: str | None = "polyglot"
     unskip: tuple[tuple[str, str], ...] = ()  # text replacements that turn skipped tests on
+    note: str = ""
 
     def hidden(self, content: bytes) -> bytes:
         text = content.decode()
@@ -48,40 +54,54 @@ class Language:
         return text.encode()
 
 
+CRATES = "anyhow, itertools, num-bigint, num-traits, permutohedron, rand, regex, thiserror, time"
 LANGUAGES: dict[str, Language] = {
     lang.name: lang
     for lang in (
-        Language("python", "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}", 120, None),
+        Language(
+            "python", "python3 -m pytest -rfEsxXp --show-capture=no -q -p no:cacheprovider {tests}", "pytest", 120, None
+        ),
         Language(
             "go",
-            "GOCACHE=/tmp/go-cache GOPATH=/tmp/go GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off"
-            " go test -v ./...",
+            "cp -r /opt/dgm/go-cache /tmp/go-cache && GOCACHE=/tmp/go-cache GOPATH=/tmp/go GOPROXY=off"
+            " GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off go test -json ./...",
+            "go_test",
             300,
         ),
         Language(
             "rust",
             "mkdir -p /tmp/cargo && cp /opt/dgm/cargo-config.toml /tmp/cargo/config.toml && CARGO_HOME=/tmp/cargo"
-            " CARGO_TARGET_DIR=/tmp/target cargo test --offline -- --include-ignored",
+            " CARGO_TARGET_DIR=/tmp/target RUST_BACKTRACE=0"
+            " cargo test --offline --no-fail-fast -- --include-ignored 2>&1",
+            "cargo_test",
             600,
+            note=f"Builds are offline: the crates available are {CRATES} (one version each; "
+            'ask for them as `name = "*"` in Cargo.toml).',
         ),
         Language(
             "java",
             f"mkdir -p /tmp/classes && javac -encoding UTF-8 -nowarn -d /tmp/classes -cp {JAVA_CP}"
             " $(find src -name '*.java') && java -jar /usr/share/java/junit-platform-console-standalone.jar"
-            f" -cp /tmp/classes:{JAVA_CP} --scan-classpath --disable-banner --details=tree --fail-if-no-tests"
-            " --config=junit.jupiter.conditions.deactivate='org.junit.*DisabledCondition'",
+            f" -cp /tmp/classes:{JAVA_CP} --scan-classpath --disable-banner --details=none --fail-if-no-tests"
+            " --config=junit.jupiter.conditions.deactivate='org.junit.*DisabledCondition' --reports-dir {report}.d",
+            "junit",
             300,
+            note="Libraries on the class path: JUnit 5, AssertJ and org.json.",
         ),
         Language(
-            "javascript",
-            "HOME=/tmp node /node_modules/jest/bin/jest.js --ci --rootDir /repo",
+            "javascript",  # jest's own console output would show the canaries: kept only when no report came
+            "HOME=/tmp node /node_modules/jest/bin/jest.js --ci --rootDir /repo --json --outputFile {report}"
+            " 2>{report}.log || { code=$?; [ -s {report} ] || tail -c 20000 {report}.log; exit $code; }",
+            "jest",
             180,
             unskip=(("xtest(", "test("), ("xit(", "it("), ("xdescribe(", "describe(")),
         ),
         Language(
-            "cpp",  # the exercise's CMakeLists names its target after the folder, and runs the tests in `make`
+            "cpp",  # the exercise's CMakeLists names its target after the folder
             "ln -sfn /repo /tmp/{exercise} && mkdir -p /tmp/build && cd /tmp/build"
-            " && cmake -DEXERCISM_RUN_ALL_TESTS=1 /tmp/{exercise} >/dev/null && make",
+            " && cmake -DEXERCISM_RUN_ALL_TESTS=1 /tmp/{exercise} >/dev/null && make {exercise}"
+            " && ./{exercise} --reporter junit --out {report}",
+            "catch",
             300,
         ),
     )
@@ -127,15 +147,35 @@ def pairs(files: dict) -> list[tuple[str, str]]:
     return [(solution, example) for example, solution in found.items()]
 
 
+def offline_manifest(text: str) -> str:
+    """A Cargo manifest whose dependencies take any version: the image carries one version
+    of each crate (Debian's), where a reference may name an older one."""
+    out, deps = [], False
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith("["):
+            deps = line.strip().strip("[]").endswith("dependencies")
+        elif deps:
+            line = re.sub(r'^(\s*[\w-]+\s*=\s*)"[^"]*"', r'\1"*"', line)
+            line = re.sub(r'(\bversion\s*=\s*)"[^"]*"', r'\1"*"', line)
+        out.append(line)
+    return "".join(out)
+
+
 def reference(folder: Path, files: dict) -> str:
+    """The reference as a patch to the stub: the example files in the solution's places,
+    and for Rust the example's manifest (.meta/Cargo-example.toml), made offline."""
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
-        for solution, example in pairs(files):
+        manifest = folder / ".meta" / "Cargo-example.toml"
+        found = pairs(files) + ([("Cargo.toml", str(manifest.relative_to(folder)))] if manifest.exists() else [])
+        for solution, example in found:
             (a / solution).parent.mkdir(parents=True, exist_ok=True)
             (b / solution).parent.mkdir(parents=True, exist_ok=True)
             if (folder / solution).exists():
                 shutil.copy(folder / solution, a / solution)
             shutil.copy(folder / example, b / solution)
+        if manifest.exists():
+            (b / "Cargo.toml").write_text(offline_manifest(manifest.read_text()))
         return tree_patch(a, b)
 
 
@@ -153,6 +193,7 @@ def load_exercise(lang: str, folder: Path, suite: str) -> Task:
     statement += (
         f"\n\nThe language is {lang}. Write your solution in {', '.join(files['solution'])}. The tests are not shown."
     )
+    statement += f" {language.note}" if language.note else ""
     return Task(
         id=f"{lang}/{folder.name}",
         suite=suite,
@@ -165,7 +206,7 @@ def load_exercise(lang: str, folder: Path, suite: str) -> Task:
         reference_patch=reference(folder, files),
         hidden_files={t: language.hidden((folder / t).read_bytes()) for t in files["test"]},
         timeout=language.timeout,
-        log_parser="pytest" if lang == "python" else "exit_code",
+        log_parser=language.log_parser,
         all_must_pass=True,
         image=VARIANTS[language.variant].tag if language.variant else None,
         language=lang,
