@@ -314,7 +314,8 @@ def _duration(seconds: float) -> str:
 @repos_option
 @backend_option("Sandbox backend for grading.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Tasks graded at once.")
-def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, workers: int) -> None:
+@click.option("--task", "task_ids", multiple=True, metavar="ID", help="Validate only this task (repeatable).")
+def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, workers: int, task_ids: tuple) -> None:
     """Grade every task's reference patch and the empty patch; exit 1 unless every
     reference resolves and no empty patch does."""
     from sandbox import SandboxError, get_backend
@@ -322,7 +323,10 @@ def bench_validate(suite_spec: str, repos: Path | None, backend_name: str, worke
     from .suites import BenchmarkError, Grader
     from .suites.validate import validate
 
-    suite = _load(suite_spec, repos)
+    try:
+        suite = _load(suite_spec, repos).only(task_ids)
+    except BenchmarkError as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(f"validating {len(suite.tasks)} tasks (the reference and the empty patch of each), {workers} at a time")
 
     def show(row, tally) -> None:

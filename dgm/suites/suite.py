@@ -33,6 +33,13 @@ class Suite:
                 return task
         raise BenchmarkError(f"no task {task_id!r} in suite {self.name}")
 
+    def only(self, task_ids: tuple[str, ...]) -> Suite:
+        """The named tasks, in the suite's order (every name must be one of its tasks)."""
+        if not task_ids:
+            return self
+        wanted = {self.task(i).id for i in task_ids}
+        return Suite(self.name, tuple(t for t in self.tasks if t.id in wanted))
+
     def counts(self) -> dict[str, int]:
         return {s: sum(t.split == s for t in self.tasks) for s in SPLITS}
 

@@ -39,3 +39,12 @@ def test_builtin_suite_validates():
     assert result.exit_code == 0, result.output[-3000:]
     n = len(load_suite("builtin").tasks)
     assert last.startswith(f"tasks={n} reference_resolved={n}/{n} empty_resolved=0/{n}") and last.endswith("OK")
+
+
+def test_validate_only_the_named_tasks():
+    result = CliRunner().invoke(main, ["bench", "validate", "builtin", "--task", "text-slug-separators"])
+    assert result.exit_code == 0, result.output[-3000:]
+    assert "validating 1 tasks" in result.output and "text-slug-separators" in result.output
+    assert result.output.strip().splitlines()[-1].startswith("tasks=1 reference_resolved=1/1 empty_resolved=0/1")
+    unknown = CliRunner().invoke(main, ["bench", "validate", "builtin", "--task", "no-such-task"])
+    assert unknown.exit_code == 1 and "no task 'no-such-task'" in unknown.output

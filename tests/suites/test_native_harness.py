@@ -64,6 +64,14 @@ def test_java_canaries_are_methods_of_the_test_class(suite, tmp_path):
     assert written.rstrip().endswith("}") and written.index(run.state.names[0]) > written.index("class PokerTest")
 
 
+def test_a_java_test_helper_that_holds_no_tests_gets_no_canaries(suite, tmp_path):
+    task = suite.task("java/ledger")  # LocaleExtension.java is a JUnit extension, not a test class
+    assert "src/test/java/LocaleExtension.java" in task.hidden_files
+    run = harness_for(task).prepare(task, tmp_path)
+    assert list(run.state.targets) == ["src/test/java/LedgerTest.java"]
+    assert run.hidden["src/test/java/LocaleExtension.java"] == task.hidden_files["src/test/java/LocaleExtension.java"]
+
+
 def test_go_without_a_testing_file_gets_a_new_test_file_in_its_package(suite, tmp_path):
     task = suite.task("go/counter")  # its only test file is a placeholder without imports
     run = harness_for(task).prepare(task, tmp_path)

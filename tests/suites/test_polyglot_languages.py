@@ -65,6 +65,9 @@ def test_hidden_javascript_tests_run_unskipped(suite):
     task = suite.task("javascript/affine-cipher")
     (content,) = task.hidden_files.values()
     assert b"xtest(" not in content and b"test(" in content
+    # ... and those the exercise skips for being slow on exercism's runner (test.skip) too
+    (slow,) = suite.task("javascript/robot-name").hidden_files.values()
+    assert b"test.skip(" not in slow and b"'all the names can be generated'" in slow
 
 
 def test_bench_list_counts_each_language_by_split(polyglot_benchmark):

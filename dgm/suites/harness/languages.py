@@ -55,6 +55,7 @@ class CargoTestHarness(NativeHarness):
     """cargo test's libtest lines. Each file in tests/ is its own crate: canaries in each."""
 
     suffixes = (".rs",)
+    markers = (b"#[test]",)
 
     def style(self, words):
         return "_".join(words)
@@ -75,6 +76,7 @@ class JunitHarness(NativeHarness):
     file's class (before its last closing brace), with fully qualified names."""
 
     suffixes = (".java",)
+    markers = (b"@Test",)
     report = "{report}.d/TEST-junit-jupiter.xml"
 
     def style(self, words):
@@ -103,6 +105,7 @@ class JestHarness(NativeHarness):
     """jest's JSON report. Each spec file is its own module: canaries in each."""
 
     suffixes = (".spec.js", ".test.js")
+    markers = (b"test(", b"it(")
     report = "{report}"
 
     def style(self, words):
@@ -125,6 +128,7 @@ class CatchHarness(NativeHarness):
     """Catch's junit reporter. The test files link into one binary: canaries in one."""
 
     suffixes = ("_test.cpp",)
+    markers = (b"TEST_CASE",)
     per_file = False
     report = "{report}"
 

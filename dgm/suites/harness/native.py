@@ -29,6 +29,7 @@ class State:
 
 class NativeHarness:
     suffixes: tuple[str, ...] = ()  # the hidden files that are test files
+    markers: tuple[bytes, ...] = ()  # ... and hold one of these (a Java test helper that is no test class does not)
     per_file = True  # canaries in every test file (False: one file, where all share one namespace)
     report = ""  # the report file the command leaves ({report}: a fresh path); "": the output is the report
 
@@ -56,7 +57,8 @@ class NativeHarness:
 
     # -- the harness -----------------------------------------------------------------
     def targets(self, task: Task) -> list[str]:
-        return sorted(p for p in task.hidden_files if p.endswith(self.suffixes))
+        files = [p for p in task.hidden_files if p.endswith(self.suffixes)]
+        return sorted(p for p in files if not self.markers or any(m in task.hidden_files[p] for m in self.markers))
 
     def check(self, task: Task) -> None:
         if not self.targets(task):
