@@ -25,7 +25,7 @@ test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 sandbox: $(STAMP)  ## start dockerd and build the sandbox image/rootfs if missing (root)
 	scripts/sandbox-up.sh $(VENV)
 
-local-model: $(STAMP)  ## build llama-cpp-python and install the embedded model (~10 min)
+local-model: $(STAMP)  ## install the embedded model (a prebuilt runtime and a 1.1 GB download)
 	$(VENV)/bin/dgm model install
 
 lint: $(STAMP)  ## ruff: lint and format check

@@ -24,6 +24,7 @@ BENCHMARKS = {
     "selection": ["bench_selection.py"],
     "simulate": ["bench_simulate.py"],
     "executors": ["bench_executors.py"],
+    "local_model": ["bench_local_model.py"],
 }
 BEGIN, END = "<!-- run_all:begin -->", "<!-- run_all:end -->"
 

@@ -35,6 +35,19 @@ def seed_tree(dest: Path) -> Path:
     return dest
 
 
+def agent_tree(path: Path, scratch: Path) -> Path:
+    """The snapshot root of an agent given as `path`: a folder holding seed_agent/ (an
+    export, a run's node), or the seed_agent package folder itself, copied to
+    scratch/seed_agent. Anything else is refused, since nothing in it could be run."""
+    path = Path(path)
+    if (path / "seed_agent" / "__main__.py").is_file():
+        return path
+    if path.name == "seed_agent" and (path / "__main__.py").is_file():
+        shutil.copytree(path, scratch / "seed_agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        return scratch
+    raise FileNotFoundError(f"{path} is not an agent: expected seed_agent/__main__.py in it (or it to be seed_agent/)")
+
+
 @dataclass(frozen=True)
 class AgentRun:
     result: ExecResult

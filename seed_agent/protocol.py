@@ -1,6 +1,10 @@
 """How the model asks for actions: native tool calls, or a plain-text protocol for models
-that cannot drive tool calls (whole-file writes, bash blocks, DONE)."""
+that cannot drive tool calls (whole-file writes, bash blocks, DONE). Weak models write a
+file in many ways: a FILE: block, a code block right after naming the file, or a block of
+the functions they changed; all of them are writes, and a partial Python file is merged
+into the one it names (merge.py)."""
 
+import ast
 import difflib
 import json
 import re
@@ -8,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import tools
+from .merge import merge
 
 PROMPTS = Path(__file__).parent / "prompts"
 
@@ -33,13 +38,24 @@ def execute(action: Action, root: Path, bash_timeout: float) -> str:
 
 
 def write_whole_file(root: Path, path: str, content: str) -> str:
-    """Replace a file with new content and show the model the diff it amounts to."""
+    """Replace a file with new content (a partial Python file: merged into it), refusing
+    Python that does not parse; show the model the diff, and the visible tests' verdict."""
     target = root / path if not Path(path).is_absolute() else Path(path)
     old = target.read_text(errors="replace") if target.exists() else ""
+    if path.endswith(".py"):
+        content = merge(old, content) if old else content
+        try:
+            ast.parse(content)
+        except SyntaxError as exc:
+            return f"error: {path} was NOT written: line {exc.lineno}: {exc.msg}. Send the corrected code again."
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
     diff = "".join(difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"))
-    return tools.clip(f"wrote {path}; the change:\n{diff or '(no change)'}")
+    report = f"wrote {path}; the change:\n{diff or '(no change)'}"
+    if path.endswith(".py") and any(root.rglob("test_*.py")):
+        tests = tools.bash("python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15", root, 120)
+        report += f"\nThe repository's tests now:\n{tests}"
+    return tools.clip(report)
 
 
 class ToolProtocol:
@@ -83,10 +99,37 @@ class ToolProtocol:
 
 FILE_BLOCK = re.compile(r"^FILE:\s*(\S+)\s*\n```[^\n]*\n(.*?)^```", re.M | re.S)
 BASH_BLOCK = re.compile(r"^```(?:bash|sh|shell)\s*\n(.*?)^```", re.M | re.S)
+CODE_BLOCK = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```", re.M | re.S)
+SHELLS = {"bash", "sh", "shell", "console", "text", "diff"}
+PATH = re.compile(r"([\w.-]+(?:/[\w.-]+)*\.(?:py|js|ts|go|rs|java|c|cc|cpp|h|hpp|rb|toml|cfg|json|ya?ml|txt|md))\b")
+
+
+def named_file(text: str, block: re.Match, root: Path | None) -> str | None:
+    """The file a code block is for: named in its first line's comment, else on the two
+    lines before it, else (Python) the one source file that defines what it defines."""
+    body, before = block.group(2), text[: block.start()].rstrip().splitlines()[-2:]
+    first = body.splitlines()[0] if body.strip() else ""
+    found = PATH.findall(first) if first.lstrip().startswith(("#", "//")) else []
+    found = found or PATH.findall("\n".join(before))
+    if found:
+        return found[-1].removeprefix("./")
+    if root is None:
+        return None
+    try:
+        names = {n.name for n in ast.parse(body).body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    except SyntaxError:
+        return None
+    pattern = re.compile(rf"^\s*(?:def|class) (?:{'|'.join(map(re.escape, names))})\b", re.M) if names else None
+    sources = [p for p in root.rglob("*.py") if "test" not in p.name and ".git" not in p.parts]
+    owners = [p for p in sources if pattern and pattern.search(p.read_text(errors="replace"))]
+    return str(owners[0].relative_to(root)) if len(owners) == 1 else None
 
 
 class TextProtocol:
     name = "text"
+
+    def __init__(self, root: Path | None = None):
+        self.root = root  # where a code block's definitions are looked up
 
     def instructions(self) -> str:
         return "\n\n" + (PROMPTS / "text_protocol.md").read_text()
@@ -100,6 +143,10 @@ class TextProtocol:
         if found:
             content = found.group(2)
             return [Action("write", {"path": found.group(1), "content": content})]
+        for block in CODE_BLOCK.finditer(text):
+            path = None if block.group(1).lower() in SHELLS else named_file(text, block, self.root)
+            if path:
+                return [Action("write", {"path": path, "content": block.group(2)})]
         found = BASH_BLOCK.search(text)
         if found:
             return [Action("bash", {"command": found.group(1).strip()})]
@@ -111,5 +158,5 @@ class TextProtocol:
         return {"role": "user", "content": f"Result:\n{output}"}
 
 
-def choose(tool_calling: bool) -> ToolProtocol | TextProtocol:
-    return ToolProtocol() if tool_calling else TextProtocol()
+def choose(tool_calling: bool, root: Path | None = None) -> ToolProtocol | TextProtocol:
+    return ToolProtocol() if tool_calling else TextProtocol(root)

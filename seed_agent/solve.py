@@ -38,7 +38,7 @@ def repo_context(repo: Path, with_sources: bool) -> str:
 def run(task_path: Path, repo: Path, out: Path) -> int:
     task = json.loads(task_path.read_text())
     model = fm.connect()
-    chosen = protocol.choose(model.tool_calling)
+    chosen = protocol.choose(model.tool_calling, repo)
     system = (PROMPTS / "solve_system.md").read_text()
     prompt = task_text(task) + repo_context(repo, with_sources=chosen.name == "text")
     result = loop.run(model, chosen, system, prompt, repo, out, LIMITS)

@@ -61,14 +61,22 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
 
 
 def spend_by_model(archive: Archive) -> list[dict[str, Any]]:
-    """Calls, tokens and dollars per model, as recorded in fm_calls."""
+    """Calls, tokens, dollars and speed (completion tokens per second of call time, prompt
+    processing included) per model, as recorded in fm_calls."""
     rows = archive.db.execute(
-        "SELECT model, count(*), sum(prompt_tokens), sum(completion_tokens), sum(cost_usd) "
+        "SELECT model, count(*), sum(prompt_tokens), sum(completion_tokens), sum(cost_usd), sum(latency_s) "
         "FROM fm_calls GROUP BY model ORDER BY model"
     )
     return [
-        {"model": m, "calls": n, "prompt_tokens": p, "completion_tokens": c, "usd": round(u, 6)}
-        for m, n, p, c, u in rows
+        {
+            "model": m,
+            "calls": n,
+            "prompt_tokens": p,
+            "completion_tokens": c,
+            "usd": round(u, 6),
+            "tokens_per_s": round(c / s, 1) if s else None,
+        }
+        for m, n, p, c, u, s in rows
     ]
 
 
@@ -90,6 +98,7 @@ def lines(s: dict[str, Any]) -> list[str]:
         *(
             f"{'spend' if i == 0 else '':13}{m['model']}: {m['calls']} calls, {m['prompt_tokens']} prompt + "
             f"{m['completion_tokens']} completion tokens, ${m['usd']:.6f}"
+            + (f", {m['tokens_per_s']} tokens/s per call" if m.get("tokens_per_s") else "")
             for i, m in enumerate(s.get("spend", []))
         ),
         f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed); "

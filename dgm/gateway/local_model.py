@@ -1,20 +1,32 @@
-"""The LOCAL upstream: a small GGUF model embedded through llama-cpp-python.
+"""The embedded upstream: a small GGUF model served in process by llama.cpp's own server
+(the `xllamacpp` wheel: prebuilt, nothing to compile), with one slot per worker so that
+concurrent jobs decode together (continuous batching).
 
 Offline and weak: it needs no network and no key, so a new user sees a whole run on a
 bare machine, but it cannot drive tool calls, so agents get the text protocol. Real runs
-use a real endpoint (`--fm openai`)."""
+use a real endpoint (`--fm openai`). Threads default to the machine's cores and context to
+8192 tokens per slot; DGM_LOCAL_THREADS and DGM_LOCAL_CTX override them. Calls go to the
+server in process; the HTTP listener llama.cpp's server always opens is a Unix socket in a
+private folder, behind a random API key, so nothing else on the machine can use it."""
 
 from __future__ import annotations
 
+import json
 import os
-import threading
+import secrets
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .upstream import UpstreamError
 
-N_CTX = 8192
+N_CTX = 8192  # per slot
+PASSED_ON = ("messages", "temperature", "top_p", "max_tokens", "stop", "seed")
+
+
+def machine_threads() -> int:
+    return int(os.environ.get("DGM_LOCAL_THREADS") or len(os.sched_getaffinity(0)) or 1)
 
 
 class LocalUpstream:
@@ -22,8 +34,9 @@ class LocalUpstream:
     usage: ClassVar[str] = "embedded[:GGUF_PATH]"
     summary: ClassVar[str] = "the embedded model: offline and weak"
     free: ClassVar[bool] = True  # the embedded model runs here
+    sized_by_workers: ClassVar[bool] = True  # make_upstream gives it one slot per worker
 
-    def __init__(self, model_path: str | Path | None = None, threads: int | None = None):
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None, slots: int = 1):
         from dgm import model as local_model
 
         self.path = Path(model_path) if model_path else local_model.model_path()
@@ -32,13 +45,28 @@ class LocalUpstream:
                 f"no local model at {self.path}: run `dgm model install` (or `make local-model`)", retryable=False
             )
         try:
-            from llama_cpp import Llama
+            import xllamacpp
         except ImportError as exc:
-            raise UpstreamError("llama-cpp-python is not installed: run `dgm model install`", retryable=False) from exc
-        # One thread on a shared machine; more only when asked for.
-        self.threads = threads or int(os.environ.get("DGM_LOCAL_THREADS", "1"))
-        self.llm = Llama(model_path=str(self.path), n_ctx=N_CTX, n_threads=self.threads, verbose=False)
-        self.lock = threading.Lock()  # llama.cpp contexts are not re-entrant
+            raise UpstreamError(
+                "the embedded model's runtime (xllamacpp) is not installed: run `dgm model install`", retryable=False
+            ) from exc
+        self.threads, self.slots = threads or machine_threads(), max(1, slots)
+        self.context = int(os.environ.get("DGM_LOCAL_CTX") or N_CTX)
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.path)
+        params.n_parallel = self.slots
+        params.n_ctx = self.context * self.slots  # the server splits it between its slots
+        params.cpuparams.n_threads = self.threads
+        params.cpuparams_batch.n_threads = self.threads
+        params.warmup = False
+        params.verbosity = 0  # errors only
+        self.private = tempfile.TemporaryDirectory(prefix="dgm-embedded-")  # mode 0700
+        params.hostnames = [str(Path(self.private.name) / "server.sock")]
+        params.api_keys = [secrets.token_hex(16)]
+        start = time.monotonic()
+        self.server = xllamacpp.Server(params)
+        self.load_seconds = time.monotonic() - start
+        self.last_timings: dict[str, Any] = {}
         self.model = local_model.MODEL_NAME
         self.tool_calling = False
         self.note = (
@@ -49,14 +77,17 @@ class LocalUpstream:
         return [self.model]
 
     def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        kwargs = {k: request[k] for k in ("temperature", "top_p", "max_tokens", "stop", "seed") if k in request}
-        kwargs.setdefault("max_tokens", 1024)
+        body = {k: request[k] for k in PASSED_ON if k in request}
+        body.setdefault("max_tokens", 1024)
         start = time.monotonic()
-        with self.lock:
-            try:
-                out = self.llm.create_chat_completion(messages=request["messages"], **kwargs)
-            except ValueError as exc:  # e.g. the prompt does not fit the context
-                raise UpstreamError(f"local model: {exc}", status=400, retryable=False) from exc
+        out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
+        if isinstance(out, str):
+            out = json.loads(out)
+        if not isinstance(out, dict) or "choices" not in out:
+            error = out.get("error", out) if isinstance(out, dict) else out
+            message = error.get("message", error) if isinstance(error, dict) else error
+            raise UpstreamError(f"local model: {message}", status=400, retryable=False)
         out["model"] = self.model
         out.setdefault("usage", {})["dgm_seconds"] = round(time.monotonic() - start, 3)
+        self.last_timings = out.get("timings") or {}  # llama.cpp's own: prompt and generation speed
         return out

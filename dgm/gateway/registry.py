@@ -25,12 +25,15 @@ def upstream_name(spec: str) -> str:
     return ALIASES.get(name, name)
 
 
-def make_upstream(spec: str) -> Upstream:
-    """Build an upstream from `NAME[:ARG]`."""
+def make_upstream(spec: str, workers: int = 1) -> Upstream:
+    """Build an upstream from `NAME[:ARG]`; one that runs the model here (`sized_by_workers`)
+    gets a decoding slot for each of the run's `workers`."""
     arg = spec.partition(":")[2]
     name = upstream_name(spec)
     if name not in UPSTREAMS:
         raise UpstreamError(f"unknown model upstream {name!r}; choose one of {', '.join(UPSTREAMS)}", retryable=False)
     if name in NEEDS_ARGUMENT and not arg:
         raise UpstreamError(f"--fm {name} needs {NEEDS_ARGUMENT[name]}: --fm {name}:PATH", retryable=False)
-    return UPSTREAMS[name](arg) if arg else UPSTREAMS[name]()
+    cls = UPSTREAMS[name]
+    sized = {"slots": workers} if getattr(cls, "sized_by_workers", False) else {}
+    return cls(arg, **sized) if arg else cls(**sized)

@@ -11,6 +11,7 @@ import click
 
 from archive import Archive, ArchiveError
 
+from ..agent_exec import agent_tree
 from ..cli_common import backend_option, open_archive, repos_option, run_option
 from ..engine.final import RULES
 from . import export as export_mod
@@ -210,11 +211,16 @@ def eval_cmd(
         spec = auto_fm(dict(os.environ)) if spec == "auto" else spec
         model = model or env_model(spec, os.environ)
         try:
-            upstream = make_upstream(spec)
+            upstream = make_upstream(spec, workers=workers)
         except (UpstreamError, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
         if agent is not None:
-            node_id = archive.add_child(None, agent, status="valid", origin={"imported": str(agent)}).id
+            with tempfile.TemporaryDirectory(prefix="dgm-agent-") as scratch:
+                try:
+                    tree = agent_tree(agent, Path(scratch))
+                except FileNotFoundError as exc:
+                    raise click.ClickException(str(exc)) from exc
+                node_id = archive.add_child(None, tree, status="valid", origin={"imported": str(agent)}).id
             click.echo(f"stored {agent} as node {node_id}", err=True)
         else:
             node_id = _node(_data(archive), node).id

@@ -20,6 +20,37 @@ class TextProtocolTest(unittest.TestCase):
         self.assertEqual(self.p.actions({"content": "All good.\nDONE"})[0].tool, "finish")
         self.assertEqual(self.p.actions({"content": "I think it works"})[0].tool, "none")
 
+    def test_a_code_block_after_naming_a_file_is_a_write_of_it(self):
+        text = "The fix is in `textkit/slug.py`:\n\n```python\ndef slugify(t):\n    return t\n```\nDONE"
+        (action,) = self.p.actions({"content": text})
+        self.assertEqual((action.tool, action.args["path"]), ("write", "textkit/slug.py"))
+        (action,) = self.p.actions({"content": "```python\n# pkg/mod.py\nx = 2\n```"})
+        self.assertEqual(action.args["path"], "pkg/mod.py")
+        (action,) = self.p.actions({"content": "Run:\n```bash\nls\n```"})  # a shell block stays a command
+        self.assertEqual(action.tool, "bash")
+
+    def test_an_unnamed_block_goes_to_the_one_file_defining_what_it_defines(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "pkg").mkdir()
+        (root / "pkg" / "slug.py").write_text("def slugify(t):\n    return t\n")
+        (root / "pkg" / "words.py").write_text("def words(t):\n    return t.split()\n")
+        (action,) = protocol.TextProtocol(root).actions({"content": "```python\ndef slugify(t):\n    return 1\n```"})
+        self.assertEqual((action.tool, action.args["path"]), ("write", "pkg/slug.py"))
+        (action,) = protocol.TextProtocol(root).actions({"content": "```python\ndef other():\n    pass\n```"})
+        self.assertEqual(action.tool, "none")  # no file defines it: not a write
+
+    def test_a_partial_python_write_is_merged_and_broken_python_refused(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "m.py").write_text("import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n")
+        protocol.write_whole_file(root, "m.py", "import re\n\ndef b():\n    return 3\n")
+        merged = (root / "m.py").read_text()
+        self.assertIn("def a():\n    return 1", merged)
+        self.assertIn("def b():\n    return 3", merged)
+        self.assertIn("import os\nimport re\n", merged)
+        out = protocol.write_whole_file(root, "m.py", "def a(:\n")
+        self.assertIn("was NOT written", out)
+        self.assertEqual((root / "m.py").read_text(), merged)
+
     def test_write_reports_the_diff(self):
         root = Path(tempfile.mkdtemp())
         (root / "m.py").write_text("a = 1\n")

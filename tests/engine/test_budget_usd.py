@@ -12,6 +12,7 @@ from genai_prices import Usage, calc_price
 
 from archive import Archive
 from dgm.cli import main
+from dgm.engine.status import spend_by_model
 from dgm.gateway import Limits
 from dgm.gateway.scripted import ScriptedUpstream
 from tests.conftest import require
@@ -88,6 +89,7 @@ def test_status_json_gives_the_spend_per_model(dollar_run):
             "prompt_tokens": sum(c.prompt_tokens for c in calls),
             "completion_tokens": sum(c.completion_tokens for c in calls),
             "usd": round(sum(c.cost_usd for c in calls), 6),
+            "tokens_per_s": round(sum(c.completion_tokens for c in calls) / sum(c.latency_s for c in calls), 1),
         }
     ]
 
@@ -118,3 +120,14 @@ def test_a_bad_price_flag_is_named(engine_env, tmp_path):
     tasks, _ = engine_env
     result = CliRunner().invoke(main, evolve_args(tmp_path / "run", tasks, "scripted:x", "--price", "gpt-4o=cheap"))
     assert result.exit_code == 2 and "expected MODEL=IN,OUT" in result.output
+
+
+def test_status_gives_each_models_speed(tmp_path):
+    """Completion tokens per second of call time, per model (what a local run's user
+    watches); a model whose calls took no time shows none."""
+    with Archive.for_run(tmp_path / "run", create=True) as ar:
+        for completion, latency in ((100, 4.0), (60, 4.0)):
+            ar.add_fm_call(model="embedded-m", completion_tokens=completion, latency_s=latency, request_hash="h")
+        ar.add_fm_call(model="instant", completion_tokens=5, latency_s=0.0, request_hash="i")
+        spend = {m["model"]: m for m in spend_by_model(ar)}
+    assert spend["embedded-m"]["tokens_per_s"] == 20.0 and spend["instant"]["tokens_per_s"] is None
