@@ -15,6 +15,7 @@ class Limits:
     max_tokens: int = 300_000
     bash_timeout: float = 120.0
     max_repeats: int = 3  # the same reply this many times in a row: the model is stuck
+    retry_temperature: float = 0.7  # after a refused action: greedy decoding would repeat it
 
 
 @dataclass
@@ -56,14 +57,14 @@ def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Pat
     trajectory = Trajectory(out_dir / "trajectory.jsonl")
     for message in messages:
         trajectory.write(0, message, protocol=protocol.name)
-    status, detail, step = "step_limit", "", 0
+    status, detail, step, temperature = "step_limit", "", 0, 0.0
     try:
         for step in range(1, limits.max_steps + 1):
             if model.usage.total >= limits.max_tokens:
                 status = "token_limit"
                 break
             try:
-                reply = model.chat(messages, protocol.tools())
+                reply = model.chat(messages, protocol.tools(), temperature)
             except BudgetExhausted as exc:
                 status, detail = "budget", str(exc)
                 break
@@ -79,8 +80,12 @@ def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Pat
             if any(a.tool == "finish" for a in actions):
                 status = "done"
                 break
+            temperature = 0.0
             for action in actions:
-                observation = protocol.observation(action, execute(action, root, limits.bash_timeout))
+                output = execute(action, root, limits.bash_timeout)
+                if output.startswith(("error:", "No action found")):
+                    temperature = limits.retry_temperature
+                observation = protocol.observation(action, output)
                 messages.append(observation)
                 trajectory.write(step, observation)
     finally:

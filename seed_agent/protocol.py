@@ -37,23 +37,83 @@ def execute(action: Action, root: Path, bash_timeout: float) -> str:
     return f"error: unknown tool {action.tool!r}"
 
 
+TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|[^/]*\.(test|spec)\.\w+$|[^/]*Tests?\.java$)")
+
+
+def top_level_names(source: str) -> set[str]:
+    """What a module defines, imports or assigns at its top level."""
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def code_of(source: str) -> str:
+    """A module's code without its docstrings and comments (comments never reach the AST)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def refusal(path: str, old: str, content: str) -> str | None:
+    """Why a write is refused: a test file (hidden tests judge the work, and weak models
+    "fix" tests), Python that does not parse, Python that keeps none of the names the file
+    had (a placeholder or a fragment where the whole file was meant), or Python whose code
+    is unchanged (only comments or docstrings differ: nothing was fixed)."""
+    if TEST_FILE.search(path):
+        return f"error: {path} was NOT written: it is a test file. Change the source code, not the tests."
+    if not path.endswith(".py"):
+        return None
+    try:
+        kept = top_level_names(content)
+    except SyntaxError as exc:
+        return f"error: {path} was NOT written: line {exc.lineno}: {exc.msg}. Send the corrected code again."
+    try:
+        had = top_level_names(old)
+    except SyntaxError:
+        return None
+    if had and not had & kept:
+        return (
+            f"error: {path} was NOT written: your content keeps none of what the file defines "
+            f"({', '.join(sorted(had)[:8])}). Send the complete new file: every line, with your change made."
+        )
+    if old and code_of(old) == code_of(content):
+        return (
+            f"error: {path} was NOT written: it changes no code, only comments or docstrings, so nothing "
+            "is fixed yet. Find the code that causes the problem and change it."
+        )
+    return None
+
+
 def write_whole_file(root: Path, path: str, content: str) -> str:
-    """Replace a file with new content (a partial Python file: merged into it), refusing
-    Python that does not parse; show the model the diff, and the visible tests' verdict."""
+    """Replace a file with new content (a partial Python file: merged into it), refusing test
+    files, Python that does not parse and Python that keeps nothing of the file; show the
+    model the diff, and the visible tests' verdict."""
     target = root / path if not Path(path).is_absolute() else Path(path)
     old = target.read_text(errors="replace") if target.exists() else ""
-    if path.endswith(".py"):
-        content = merge(old, content) if old else content
-        try:
-            ast.parse(content)
-        except SyntaxError as exc:
-            return f"error: {path} was NOT written: line {exc.lineno}: {exc.msg}. Send the corrected code again."
+    if path.endswith(".py") and old:
+        content = merge(old, content)
+    refused = refusal(path, old, content)
+    if refused:
+        return refused
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
     diff = "".join(difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"))
     report = f"wrote {path}; the change:\n{diff or '(no change)'}"
     if path.endswith(".py") and any(root.rglob("test_*.py")):
-        tests = tools.bash("python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15", root, 120)
+        tests = tools.bash(
+            "python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15; exit ${PIPESTATUS[0]}", root, 120
+        )
         report += f"\nThe repository's tests now:\n{tests}"
     return tools.clip(report)
 

@@ -15,9 +15,11 @@ class FakeModel:
         self.tool_calling = tool_calling
         self.usage = Usage()
         self.seen = []
+        self.temperatures = []
 
     def chat(self, messages, tools=None, temperature=0.0):
         self.seen.append(list(messages))
+        self.temperatures.append(temperature)
         self.usage.calls += 1
         self.usage.completion_tokens += 10
         reply = self.replies.pop(0)
@@ -58,6 +60,13 @@ class LoopTest(unittest.TestCase):
         model = FakeModel([BudgetExhausted("spent")])
         result = loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())
         self.assertEqual((result.status, result.detail), ("budget", "spent"))
+
+    def test_after_a_refused_action_the_model_is_sampled_instead_of_greedy(self):
+        replies = ["no action here", "```bash\necho ok\n```", "DONE"]
+        model = FakeModel([{"role": "assistant", "content": r} for r in replies], tool_calling=False)
+        result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual(result.status, "done")
+        self.assertEqual(model.temperatures, [0.0, loop.Limits().retry_temperature, 0.0])
 
 
 if __name__ == "__main__":

@@ -51,6 +51,37 @@ class TextProtocolTest(unittest.TestCase):
         self.assertIn("was NOT written", out)
         self.assertEqual((root / "m.py").read_text(), merged)
 
+    def test_a_write_that_keeps_nothing_of_the_file_or_touches_a_test_is_refused(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "pkg").mkdir()
+        (root / "pkg" / "__init__.py").write_text("from .lru import Cache\n\n__all__ = ['Cache']\n")
+        for path in ("pkg/__init__.py", "tests/test_lru.py", "pkg/test_lru.py", "web/cart.spec.js"):
+            out = protocol.write_whole_file(root, path, "obj['new_content']\n")
+            self.assertIn(f"error: {path} was NOT written", out)
+        refused = protocol.write_whole_file(root, "pkg/__init__.py", "obj['new_content']\n")
+        self.assertIn("keeps none of what the file defines (Cache, __all__)", refused)
+        self.assertEqual((root / "pkg" / "__init__.py").read_text(), "from .lru import Cache\n\n__all__ = ['Cache']\n")
+        self.assertFalse((root / "tests").exists() or (root / "pkg" / "test_lru.py").exists())
+        out = protocol.write_whole_file(root, "pkg/__init__.py", "from .lru import Cache, evict\n")
+        self.assertTrue(out.startswith("wrote pkg/__init__.py"), out)  # keeps Cache: a real edit
+
+    def test_a_write_that_changes_only_comments_or_docstrings_is_refused(self):
+        root = Path(tempfile.mkdtemp())
+        source = '"""Doc."""\n\n\ndef f(x):\n    """Double x."""\n    return x * 2  # twice\n'
+        (root / "m.py").write_text(source)
+        out = protocol.write_whole_file(root, "m.py", "def f(x):\n    'Twice x.'\n    return x * 2\n")
+        self.assertIn("error: m.py was NOT written: it changes no code", out)
+        self.assertEqual((root / "m.py").read_text(), source)
+        out = protocol.write_whole_file(root, "m.py", "def f(x):\n    return x * 3\n")
+        self.assertTrue(out.startswith("wrote m.py"), out)
+
+    def test_the_tests_shown_after_a_write_carry_pytests_exit_status(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "m.py").write_text("def f():\n    return 1\n")
+        (root / "test_m.py").write_text("from m import f\n\n\ndef test_f():\n    assert f() == 2\n")
+        out = protocol.write_whole_file(root, "m.py", "def f():\n    return 3\n")
+        self.assertIn("The repository's tests now:\n[exit code 1]", out)
+
     def test_write_reports_the_diff(self):
         root = Path(tempfile.mkdtemp())
         (root / "m.py").write_text("a = 1\n")
