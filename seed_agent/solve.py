@@ -35,13 +35,20 @@ def repo_context(repo: Path, with_sources: bool) -> str:
     return text
 
 
+def prompt(task: dict, repo: Path, text_protocol: bool) -> str:
+    """The issue, the repository and, for models on the text protocol, its sources, then the
+    issue again: a small model attends to what is closest to its reply, and after 8000
+    characters of source the issue is far away."""
+    first = task_text(task) + repo_context(repo, with_sources=text_protocol)
+    return first + "\n" + task_text(task).replace("Issue ", "The issue again, ", 1) if text_protocol else first
+
+
 def run(task_path: Path, repo: Path, out: Path) -> int:
     task = json.loads(task_path.read_text())
     model = fm.connect()
     chosen = protocol.choose(model.tool_calling, repo)
     system = (PROMPTS / "solve_system.md").read_text()
-    prompt = task_text(task) + repo_context(repo, with_sources=chosen.name == "text")
-    result = loop.run(model, chosen, system, prompt, repo, out, LIMITS)
+    result = loop.run(model, chosen, system, prompt(task, repo, chosen.name == "text"), repo, out, LIMITS)
     (out / "solve.json").write_text(
         json.dumps(
             {

@@ -102,6 +102,18 @@ class RepoContextTest(unittest.TestCase):
         self.assertLess(text.index("pkg/mod.py:"), text.index("tests/test_mod.py:"))
         self.assertNotIn("```python", solve.repo_context(root, with_sources=False))
 
+    def test_a_text_protocol_prompt_ends_with_the_issue_again(self):
+        from seed_agent import solve
+
+        root = Path(tempfile.mkdtemp())
+        (root / "mod.py").write_text("x = 1\n")
+        task = {"id": "t1", "statement": "x should be 2."}
+        text = solve.prompt(task, root, text_protocol=True)
+        self.assertTrue(text.startswith("Issue t1:\n\nx should be 2."))
+        self.assertLess(text.index("mod.py:\n```python"), text.index("The issue again, t1:"))
+        self.assertTrue(text.endswith("The issue again, t1:\n\nx should be 2.\n"))
+        self.assertNotIn("again", solve.prompt(task, root, text_protocol=False))
+
 
 class ToolProtocolTest(unittest.TestCase):
     def test_tool_calls_become_actions(self):
