@@ -528,6 +528,13 @@ def _evolve_options(fn):
         setting("--job-tokens", "Model tokens one job may spend.", type=int),
         setting("--backend", "Sandbox backend.", type=click.Choice(sorted([*BACKENDS, *ALIASES]))),
         setting("--seed", "Seed of every random choice.", type=int),
+        setting(
+            "--seed-agent",
+            "Start from this agent instead of the shipped seed: a folder (a `dgm export`, or one holding "
+            "seed_agent/) or another run's node as RUN:NODE. It must pass its own check; its provenance is "
+            "recorded. [the shipped seed agent]",
+            metavar="PATH|RUN:NODE",
+        ),
         setting("--fm-attempts", "Tries of one model call before the agent gets the error.", type=int),
         setting("--fm-timeout", "Seconds one model call may take.", "fm_timeout_s", type=float),
         setting(

@@ -58,6 +58,7 @@ class RunConfig:
     tampered_parents: bool = False  # may an agent caught tampering with its grading become a parent?
     executor: str = "threads"  # where jobs run: threads (a pool here) or ray (a cluster)
     ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
+    seed_agent: str | None = None  # node 1: an agent folder or RUN:NODE (default: the shipped seed agent)
 
     def _check_types(self) -> None:
         """Each value has its field's type (a TOML file can hold anything)."""

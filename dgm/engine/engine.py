@@ -26,7 +26,7 @@ from typing import Any
 from archive import Archive, ArchiveError, HostileSnapshotError, Job
 from archive.snapshots import scan
 
-from .. import agent_exec
+from .. import agent_exec, agent_source
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from ..suites import Grader, load_suite
 from . import evidence, work
@@ -132,16 +132,24 @@ class Engine:
         return fd
 
     def _seed(self, archive: Archive, ctx: work.Context) -> None:
+        """Node 1: the shipped seed agent, or `seed_agent` (a folder or RUN:NODE), once it
+        passes its own check; where it came from is recorded in its origin."""
         if archive.nodes():
             return
+        spec = self.config.seed_agent
         with tempfile.TemporaryDirectory(prefix="dgm-seed-", dir=self.run_dir) as tmp:
             Path(tmp).chmod(0o755)
-            tree = agent_exec.seed_tree(Path(tmp) / "seed")
-            check = agent_exec.check(ctx.backend, tree)
-            if check.exit_code != 0:
-                raise EngineError(f"the seed agent fails its own check:\n{check.stderr[-2000:]}")
-            archive.add_child(None, tree, status="valid", origin={"generation": 0, "seed": True})
-        self.progress.note("seed agent stored as node 1")
+            try:
+                if spec is None:
+                    source = agent_source.AgentSource(agent_exec.seed_tree(Path(tmp) / "seed"), {"shipped": True})
+                else:
+                    source = agent_source.resolve(spec, Path(tmp))
+                agent_source.check(ctx.backend, source, f"the seed agent {spec or '(shipped)'}")
+            except agent_source.AgentSourceError as exc:
+                raise EngineError(str(exc)) from exc
+            origin = {"generation": 0, "seed": True, "seed_agent": source.provenance}
+            archive.add_child(None, source.tree, status="valid", origin=origin)
+        self.progress.note(f"seed agent {spec or '(shipped)'} stored as node 1")
 
     # --- the loop --------------------------------------------------------------------
     def run(self) -> dict[str, Any]:

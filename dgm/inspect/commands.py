@@ -11,7 +11,7 @@ import click
 
 from archive import Archive, ArchiveError
 
-from ..agent_exec import agent_tree
+from .. import agent_source
 from ..cli_common import backend_option, open_archive, repos_option, run_option
 from ..engine.final import RULES
 from . import export as export_mod
@@ -159,8 +159,9 @@ def export_cmd(run_dir: Path, node: str, out: Path, fmt: str) -> None:
 @click.argument("node", required=False)
 @click.option(
     "--agent",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    help="Evaluate an exported agent directory instead of NODE (stored as a new root node in RUN).",
+    metavar="PATH|RUN:NODE",
+    help="Evaluate this agent instead of NODE: a folder (a `dgm export`, or one holding seed_agent/) or "
+    "another run's node. It must pass its own check first; it is stored as a new root node in RUN.",
 )
 @click.option("--benchmark", "suite_spec", required=True, metavar="SUITE[:split]", help="Suite to evaluate on.")
 @repos_option
@@ -176,7 +177,7 @@ def export_cmd(run_dir: Path, node: str, out: Path, fmt: str) -> None:
 def eval_cmd(
     run_dir: Path,
     node: str | None,
-    agent: Path | None,
+    agent: str | None,
     suite_spec: str,
     repos: Path | None,
     fm: str | None,
@@ -201,6 +202,17 @@ def eval_cmd(
         suite = load_suite(suite_spec, **({"repos": repos} if repos else {}))
     except BenchmarkError as exc:
         raise click.ClickException(str(exc)) from exc
+    source = None
+    if agent is not None:  # checked, and refused, before anything is written to RUN
+        scratch = Path(tempfile.mkdtemp(prefix="dgm-agent-"))
+        scratch.chmod(0o755)  # sandboxes run as another user
+        click.get_current_context().call_on_close(lambda: shutil.rmtree(scratch, ignore_errors=True))
+        try:
+            source = agent_source.resolve(agent, scratch)
+            click.echo(f"checking {agent} (its own check, in a sandbox)", err=True)
+            agent_source.check(get_backend(backend), source, agent)
+        except agent_source.AgentSourceError as exc:
+            raise click.ClickException(str(exc)) from exc
     try:
         archive = Archive.for_run(run_dir, create=agent is not None)
     except ArchiveError as exc:
@@ -215,22 +227,15 @@ def eval_cmd(
         except (UpstreamError, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
         if agent is not None:
-            with tempfile.TemporaryDirectory(prefix="dgm-agent-") as scratch:
-                try:
-                    tree = agent_tree(agent, Path(scratch))
-                except FileNotFoundError as exc:
-                    raise click.ClickException(str(exc)) from exc
-                node_id = archive.add_child(None, tree, status="valid", origin={"imported": str(agent)}).id
+            origin = {"imported": source.provenance}
+            node_id = archive.add_child(None, source.tree, status="valid", origin=origin).id
             click.echo(f"stored {agent} as node {node_id}", err=True)
         else:
             node_id = _node(_data(archive), node).id
         work = Path(tempfile.mkdtemp(prefix="dgm-eval-", dir=run_dir))
         work.chmod(0o755)
         code = work / "code"
-        archive.materialize(archive.node(node_id).snapshot, code)
-        for path in [code, *code.rglob("*")]:
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+        agent_source.readable(archive.materialize(archive.node(node_id).snapshot, code))
 
         def show(task_id, evaluation) -> None:
             verdict = evaluation.verdict

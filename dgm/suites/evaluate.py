@@ -2,10 +2,16 @@
 
 Agent phase: the agent sees the repository at its base state (a fresh git repository with
 one commit, so no history can hold the fix or the tests) and the statement only. Grading
-phase: the patch between the base and what the agent left is graded (see grader.py)."""
+phase: the patch between the base and what the agent left is graded (see grader.py).
+
+An agent that crashed, never started or was stopped by a limit, and whose work does not
+resolve the task, fails with `agent_failed` (its exit status and stderr head the log),
+never `tests_failed`: the tests did not fail the agent, the agent failed first. Work left
+by a crashed agent that does resolve the task counts: the hidden tests decide."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 import time
@@ -61,4 +67,18 @@ def evaluate(
     except ArchiveError as exc:  # the agent left something unsafe (e.g. a symlink out of the tree)
         verdict = grader.refuse(task, f"unsafe_output: {exc}")
         return Evaluation(verdict, "", run, time.monotonic() - start)
-    return Evaluation(grader.grade(task, patch), patch, run, time.monotonic() - start)
+    return Evaluation(agent_verdict(grader.grade(task, patch), run), patch, run, time.monotonic() - start)
+
+
+STDERR_SHOWN = 4000
+
+
+def agent_verdict(verdict: Verdict, run: agent_exec.AgentRun) -> Verdict:
+    """`verdict`, or `agent_failed` when the agent's run failed and the tests did not pass."""
+    result = run.result
+    if result.ok or verdict.reason != "tests_failed":
+        return verdict  # resolved, or failed for a reason of its own (a bad patch, tampering, ...)
+    how = "timed out" if result.timed_out else f"limit hit: {result.limit_hit}" if result.limit_hit else None
+    head = f"agent failed (exit {result.exit_code}{f', {how}' if how else ''}); its stderr:\n"
+    log = head + result.stderr[-STDERR_SHOWN:] + "\n\n" + verdict.log
+    return dataclasses.replace(verdict, reason="agent_failed", log=log)

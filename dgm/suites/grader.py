@@ -45,6 +45,7 @@ class Verdict:
     task_id: str
     resolved: bool
     # None when resolved; patch_failed | timeout | no_results | tests_failed | setup_failed | tampered
+    # | agent_failed (set by evaluate.py: the agent crashed, never started or hit a limit)
     reason: str | None
     fail_to_pass: dict[str, str]
     pass_to_pass: dict[str, str]

@@ -200,4 +200,4 @@ def test_eval_of_an_exported_agent_directory(scripted_run, tmp_path):
     assert result.exit_code == 0, result.output
     assert "1/3 resolved" in result.output
     with Archive.for_run(evals) as ar:
-        assert ar.nodes()[0].origin["imported"] == str(out)
+        assert ar.nodes()[0].origin["imported"] == {"path": str(out.resolve())}
