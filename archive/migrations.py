@@ -133,5 +133,11 @@ def m0002_fm_call_responses(db: sqlite_utils.Database) -> None:
     )
 
 
+def m0003_fm_call_roles(db: sqlite_utils.Database) -> None:
+    """Which role made each model call (solve, improve, diagnose, ...), for spend per role.
+    Calls recorded before it have none."""
+    _execute_all(db, "ALTER TABLE fm_calls ADD COLUMN role TEXT")
+
+
 # Position in this list + 1 is the migration's number.
-MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses]
+MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses, m0003_fm_call_roles]

@@ -89,6 +89,7 @@ class FmCall:
     error: str | None = None
     response_blob: str | None = None
     attempts: int = 1
+    role: str | None = None  # solve | improve | diagnose | ... (None: recorded before roles were)
 
 
 @dataclass(frozen=True)

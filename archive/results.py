@@ -80,7 +80,7 @@ def evaluations(
 
 
 _FM_SQL = """SELECT f.id, f.job_id, f.node_id, f.model, f.prompt_tokens, f.completion_tokens, f.cost_usd,
-                    f.latency_s, f.request_hash, f.status, f.created_at, f.error, b.sha256, f.attempts
+                    f.latency_s, f.request_hash, f.status, f.created_at, f.error, b.sha256, f.attempts, f.role
              FROM fm_calls f LEFT JOIN blobs b ON b.id = f.response_blob_id"""
 _FM_WRITABLE = frozenset(
     {
@@ -95,6 +95,7 @@ _FM_WRITABLE = frozenset(
         "status",
         "error",
         "attempts",
+        "role",
     }
 )
 

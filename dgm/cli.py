@@ -449,7 +449,7 @@ def _described(registry: dict) -> str:
 
 
 def _evolve_options(fn):
-    from .engine.config import RunConfig
+    from .engine.config import ROLES, RunConfig
     from .engine.final import RULES
     from .engine.policies import POLICIES
     from .engine.selectors import SELECTORS
@@ -483,6 +483,15 @@ def _evolve_options(fn):
             f"local model; {_described(UPSTREAMS)}.",
         ),
         setting("--model", "Model name at the upstream (default: the upstream's first)."),
+        *[
+            click.option(
+                f"--model-{role}",
+                f"model_{role}",
+                metavar="NAME",
+                help=f"Model for {what} (dgm.toml: [models] {role} = NAME). [--model]",
+            )
+            for role, what in ROLES.items()
+        ],
         setting("--benchmark", "Suite the agents evolve on.", metavar="SUITE[:split]"),
         setting("--mode", f"Search policy: {_described(POLICIES)}.", type=click.Choice(sorted(POLICIES))),
         setting(
@@ -569,10 +578,13 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     everything in RUN/archive.db. Stops at the first limit reached (--max-evals,
     --max-expansions, --budget-usd, --max-hours) or when nothing is left to do. Run it
     again on the same RUN to continue after a stop or a crash."""
+    from .engine.config import ROLES
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
     from .evolution import ERRORS, Evolution
 
+    roles = {role: flags.pop(f"model_{role}") for role in ROLES}
+    flags["models"] = {role: name for role, name in roles.items() if name} or None
     logging.getLogger("dgm").setLevel(logging.INFO)
     progress = LiveProgress() if sys.stderr.isatty() else Progress()
     try:

@@ -32,11 +32,14 @@ class Model:
     tool_calling: bool = True
     usage: Usage = field(default_factory=Usage)
 
-    def chat(self, messages: list[dict], tools: list[dict] | None = None, temperature: float = 0.0) -> dict:
-        """One completion; returns the assistant message as a plain dict."""
+    def chat(
+        self, messages: list[dict], tools: list[dict] | None = None, temperature: float = 0.0, model: str | None = None
+    ) -> dict:
+        """One completion; returns the assistant message as a plain dict. `model`: another
+        model name than this one's, e.g. a role the gateway grants by name ("diagnose")."""
         import openai
 
-        kwargs = {"model": self.name, "messages": messages, "temperature": temperature}
+        kwargs = {"model": model or self.name, "messages": messages, "temperature": temperature}
         if tools:
             kwargs["tools"] = tools
         try:

@@ -86,7 +86,13 @@ def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str) -
             trajectory=trajectory_tail(evidence, focus),
         )
     )
-    reply = model.chat([{"role": "user", "content": prompt}])
+    messages = [{"role": "user", "content": prompt}]
+    try:  # the run may give the diagnosis its own model, asked for by the role's name
+        reply = model.chat(messages, model="diagnose")
+    except fm.ModelError as exc:
+        if "not allowed here" not in str(exc):
+            raise
+        reply = model.chat(messages)  # no such role here: this job's own model
     return parse_diagnosis(reply.get("content") or "")
 
 

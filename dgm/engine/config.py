@@ -15,6 +15,13 @@ from typing import Any
 
 # Changing these would make a resumed run a different search.
 FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold")
+# The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
+# the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
+ROLES = {
+    "solve": "the task agent's calls",
+    "improve": "the meta agent's calls",
+    "diagnose": "the meta agent's diagnosis (the calls it makes asking for model 'diagnose')",
+}
 # Any one of these ends the run; with none set it would not end.
 LIMITS = ("max_evals", "max_expansions", "budget_usd", "max_hours")
 
@@ -27,6 +34,7 @@ class ConfigError(Exception):
 class RunConfig:
     fm: str = "auto"  # the model upstream: auto, openai[:URL], local, scripted:FILE, replay:RUN
     model: str | None = None  # a model name at the upstream (default: the upstream's first)
+    models: dict[str, str] = field(default_factory=dict)  # role -> model name, over `model` (see ROLES)
     benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
     mode: str = "hgm"  # hgm | dgm
     selector: str | None = None  # parent selector (default: cmp_thompson for hgm, score_child_prop for dgm)
@@ -72,6 +80,10 @@ class RunConfig:
                 "a list of whole numbers",
             ),
             "dict[str, tuple[float, float]]": (lambda v: isinstance(v, dict), "a table of MODEL = [IN, OUT]"),
+            "dict[str, str]": (
+                lambda v: isinstance(v, dict) and all(isinstance(m, str) and m for m in v.values()),
+                'a table of ROLE = "model name"',
+            ),
         }
         for f in dataclasses.fields(self):
             value, kind = getattr(self, f.name), str(f.type).removesuffix(" | None")
@@ -110,6 +122,9 @@ class RunConfig:
         for ok, key, want in checks:
             if not ok:
                 raise ConfigError(f"config: {key} = {getattr(self, key)!r} is not valid; expected {want}")
+        unknown = sorted(set(self.models) - set(ROLES))
+        if unknown:
+            raise ConfigError(f"config: models.{unknown[0]} is not a role; the roles are {', '.join(ROLES)}")
         for model, pair in self.prices.items():
             if not _price_pair(pair):
                 raise ConfigError(
@@ -122,6 +137,10 @@ class RunConfig:
     def from_stored(cls, stored: dict[str, Any]) -> RunConfig:
         """The configuration a run stored in its archive (`to_dict`'s form), as it was."""
         return cls(**_coerce(stored, "the archive's run"))
+
+    def model_for(self, role: str) -> str | None:
+        """The model a role's calls go to: its own, else `model` (None: the upstream's first)."""
+        return self.models.get(role) or self.model
 
     @property
     def selector_name(self) -> str:
@@ -160,14 +179,15 @@ def _price_pair(pair: Any) -> bool:
 
 
 def load_file(path: Path) -> dict[str, Any]:
-    """The [evolve] table of a dgm.toml (or its top level), with its [prices] table."""
+    """The [evolve] table of a dgm.toml (or its top level), with its [prices] and [models] tables."""
     try:
         data = tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
     values = dict(data.get("evolve", data))
-    if "evolve" in data and "prices" in data:
-        values["prices"] = {**data["prices"], **values.get("prices", {})}
+    for key in ("prices", "models"):  # top-level [prices] and [models] tables
+        if "evolve" in data and key in data:
+            values[key] = {**data[key], **values.get(key, {})}
     return _coerce(values, str(path))
 
 
@@ -184,9 +204,10 @@ def resolve(
     flags = _coerce({k: v for k, v in flags.items() if v is not None}, "flags")
     stored = _coerce(stored or {}, "the archive's run")
     merged = {**stored, **file_values, **flags}
-    tables = [d.get("prices") for d in (stored, file_values, flags) if isinstance(d.get("prices"), dict)]
-    if tables:
-        merged["prices"] = {m: p for table in tables for m, p in table.items()}
+    for key in ("prices", "models"):  # tables merge entry by entry
+        tables = [d.get(key) for d in (stored, file_values, flags) if isinstance(d.get(key), dict)]
+        if tables:
+            merged[key] = {k: v for table in tables for k, v in table.items()}
     if stored:
         changed = [k for k in FIXED_ON_RESUME if k in merged and _norm(merged[k]) != _norm(stored.get(k))]
         if changed:

@@ -298,7 +298,15 @@ class Engine:
         if job.kind == "expand":
             parent = job.payload["parent"]
             action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
-            token = gw.issue_token(job.id, parent, Budget(tokens=self.config.job_tokens))
+            cfg = self.config
+            token = gw.issue_token(
+                job.id,
+                parent,
+                Budget(tokens=cfg.job_tokens),
+                model=cfg.model_for("improve"),
+                role="improve",
+                roles={"diagnose": cfg.model_for("diagnose")},
+            )
             usage = gw.run_usage
             budget = {
                 "run_tokens_spent": usage.tokens,
@@ -315,7 +323,8 @@ class Engine:
         else:
             node, task = job.payload["node"], job.payload["task"]
             action = Evaluate(node, task)
-            token = gw.issue_token(job.id, node, Budget(tokens=self.config.job_tokens))
+            budget = Budget(tokens=self.config.job_tokens)
+            token = gw.issue_token(job.id, node, budget, model=self.config.model_for("solve"), role="solve")
             request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token)
         future = self.executor.submit(request)
         self.running[job.id] = Running(job, action, token, future)

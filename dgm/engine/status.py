@@ -51,6 +51,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "fm_errors": len(archive.events("fm_error")),
         "fm_retried": archive.db.execute("SELECT count(*) FROM fm_calls WHERE attempts > 1").fetchone()[0],
         "spend": spend_by_model(archive),
+        "spend_by_role": spend_by_role(archive),
         "flagged_patches": len(archive.events("patch_flagged")),
         "tampered": len(archive.events("grading_tampered")),
         "budget_refusals": len(archive.events("budget_exhausted")),
@@ -80,6 +81,23 @@ def spend_by_model(archive: Archive) -> list[dict[str, Any]]:
     ]
 
 
+def spend_by_role(archive: Archive) -> list[dict[str, Any]]:
+    """Calls, tokens and dollars per role (solve, improve, diagnose, ...) and the models each
+    used, as recorded in fm_calls; calls recorded without a role are left out."""
+    rows = archive.db.execute(
+        "SELECT role, model, count(*), sum(prompt_tokens + completion_tokens), sum(cost_usd) "
+        "FROM fm_calls WHERE role IS NOT NULL GROUP BY role, model ORDER BY min(id)"
+    )
+    roles: dict[str, dict[str, Any]] = {}
+    for role, model, calls, tokens, usd in rows:
+        entry = roles.setdefault(role, {"role": role, "models": [], "calls": 0, "tokens": 0, "usd": 0.0})
+        entry["models"].append(model)
+        entry["calls"] += calls
+        entry["tokens"] += tokens
+        entry["usd"] = round(entry["usd"] + usd, 6)
+    return list(roles.values())
+
+
 def lines(s: dict[str, Any]) -> list[str]:
     best = s["best"]
     best_text = (
@@ -100,6 +118,11 @@ def lines(s: dict[str, Any]) -> list[str]:
             f"{m['completion_tokens']} completion tokens, ${m['usd']:.6f}"
             + (f", {m['tokens_per_s']} tokens/s per call" if m.get("tokens_per_s") else "")
             for i, m in enumerate(s.get("spend", []))
+        ),
+        *(
+            f"{'roles' if i == 0 else '':13}{r['role']} ({', '.join(r['models'])}): {r['calls']} calls, "
+            f"{r['tokens']} tokens, ${r['usd']:.6f}"
+            for i, r in enumerate(s.get("spend_by_role", []))
         ),
         f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed); "
         f"{s['tampered']} grading runs tampered with (never resolved)",

@@ -26,13 +26,15 @@ class Limits:
     job_concurrency: int = 4
 
 
-def pin(request: dict[str, Any], allowed: str) -> dict[str, Any]:
-    """The request with its model pinned to `allowed`; another model name is refused (400)."""
+def pin(request: dict[str, Any], allowed: str, roles: list[str] | None = None) -> dict[str, Any]:
+    """The request with its model pinned to `allowed`; another model name is refused (400),
+    saying which names the job may use (`roles`: role names it may ask for instead)."""
     wanted = request.get("model")
     if wanted in DEFAULT_NAMES:
         return {**request, "model": allowed}
     if wanted != allowed:
-        raise bad_request(f"model {wanted!r} is not allowed here; this job may use {allowed!r} (or 'default')")
+        names = ", ".join(repr(n) for n in [allowed, "default", *(roles or [])])
+        raise bad_request(f"model {wanted!r} is not allowed here; this job may use {names}")
     return request
 
 

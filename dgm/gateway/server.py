@@ -16,8 +16,8 @@ import socketserver
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +46,17 @@ class _Server(socketserver.ThreadingUnixStreamServer):
 
 @dataclass(frozen=True)
 class JobGrant:
-    """What a token stands for. `model`: the one model it may use (None: the gateway's)."""
+    """What a token stands for. `model`: the model its calls go to (None: the gateway's);
+    `role`: what the job is (solve, improve), recorded with each call; `roles`: other roles
+    the job may ask for by name as its request's model, and their models (None: the
+    gateway's), e.g. an improve job's {"diagnose": "a-stronger-model"}."""
 
     job_id: int | None
     node_id: int | None
     budget: Budget
     model: str | None = None
+    role: str | None = None
+    roles: Mapping[str, str | None] = field(default_factory=dict)
 
 
 class Gateway:
@@ -147,16 +152,20 @@ class Gateway:
         node_id: int | None = None,
         budget: Budget = Budget(),
         model: str | None = None,
+        role: str | None = None,
+        roles: Mapping[str, str | None] | None = None,
     ) -> str:
         """A fresh credential for one sandboxed job (its OPENAI_API_KEY inside); `model`
-        pins this job to another model than the gateway's (a role's model)."""
-        if model and self.run_budget.usd is not None and self.price(model) is UNPRICED:
-            raise GatewayError(
-                500, "config", f"a dollar budget needs the price of model {model!r}: --price {model}=IN,OUT"
-            )
+        pins this job to another model than the gateway's (its role's model); `roles`: the
+        other roles it may ask for by name (see JobGrant)."""
+        for name in [model, *(roles or {}).values()]:
+            if name and self.run_budget.usd is not None and self.price(name) is UNPRICED:
+                raise GatewayError(
+                    500, "config", f"a dollar budget needs the price of model {name!r}: --price {name}=IN,OUT"
+                )
         token = "dgm-job-" + secrets.token_urlsafe(24)
         with self.lock:
-            self.grants[token] = JobGrant(job_id, node_id, budget, model)
+            self.grants[token] = JobGrant(job_id, node_id, budget, model, role, dict(roles or {}))
         with self.archive_lock:
             spent = self.archive.fm_usage(job_id) if self.archive and job_id else (0, 0.0)
         self.ledger.add_job(job_id, spent)
@@ -233,8 +242,13 @@ class Gateway:
 
     def complete(self, grant: JobGrant, request: dict[str, Any]) -> dict[str, Any]:
         """One metered, budgeted, retried completion (the whole reply, never a stream)."""
-        model = grant.model or self.pinned_model()
-        request = admission.pin(request, model)
+        wanted_model = request.get("model")
+        if isinstance(wanted_model, str) and wanted_model in grant.roles:  # a role this job may ask for by name
+            role, model = wanted_model, grant.roles[wanted_model] or self.pinned_model()
+            request = {**request, "model": model}
+        else:
+            role, model = grant.role, grant.model or self.pinned_model()
+            request = admission.pin(request, model, sorted(grant.roles))
         wanted = admission.check(request)
         price = self.price(model)
         prompt = tokens.prompt_tokens(model, request)
@@ -255,7 +269,7 @@ class Gateway:
             pt, ct = charge(usage if isinstance(usage, dict) else {}, hold, tokens.exact(model)) if reply else (0, 0)
             cost = price.cost(pt, ct)
             self.ledger.settle(hold, pt + ct, cost)
-        return self._record(grant, request, reply, error, attempts, time.monotonic() - start, (pt, ct, cost))
+        return self._record(grant, role, request, reply, error, attempts, time.monotonic() - start, (pt, ct, cost))
 
     def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
         """The upstream's reply (or the last error) after up to `retry.attempts` tries."""
@@ -290,6 +304,7 @@ class Gateway:
     def _record(
         self,
         grant: JobGrant,
+        role: str | None,
         request: dict[str, Any],
         reply: dict[str, Any] | None,
         error: UpstreamError | None,
@@ -313,6 +328,7 @@ class Gateway:
                     status="ok" if reply else "error",
                     error=None if reply else str(error),
                     attempts=attempts,
+                    role=role,
                 )
                 if not reply:
                     self.archive.log_event(

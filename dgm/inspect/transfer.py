@@ -62,7 +62,7 @@ def run(
             for task in todo:
                 job = archive.jobs.enqueue("transfer", {"node": node_id, "task": task.id, "label": label})
                 archive.jobs.claim("transfer", job_id=job.id)
-                token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens))
+                token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens), role="solve")
                 folder = work_dir / f"task-{job.id}"
                 shutil.rmtree(folder, ignore_errors=True)
                 folder.mkdir(parents=True)

@@ -60,3 +60,19 @@ def test_gateway_limits_are_checked():
         resolve({}, {"job_concurrency": 0})
     with pytest.raises(ConfigError, match="max_call_tokens = 0 is not valid"):
         resolve({}, {"max_call_tokens": 0})
+
+
+def test_models_per_role_merge_role_by_role_and_fall_back_to_the_model(tmp_path):
+    path = tmp_path / "dgm.toml"
+    path.write_text('[evolve]\nmodel = "base"\n\n[models]\nsolve = "small"\ndiagnose = "strong"\n')
+    config = resolve(load_file(path), {"models": {"diagnose": "stronger"}})
+    assert config.models == {"solve": "small", "diagnose": "stronger"}
+    assert [config.model_for(r) for r in ("solve", "improve", "diagnose")] == ["small", "base", "stronger"]
+    assert RunConfig().model_for("solve") is None  # the upstream's first
+
+
+def test_a_model_for_an_unknown_role_is_named(tmp_path):
+    path = tmp_path / "dgm.toml"
+    path.write_text('[models]\njudge = "m"\n')
+    with pytest.raises(ConfigError, match="models.judge is not a role; the roles are solve, improve, diagnose"):
+        resolve(load_file(path), {})

@@ -40,6 +40,26 @@ def test_a_grant_can_pin_its_job_to_another_model(make_gateway, openai_client):
         ask(client, model="run-model")
 
 
+def test_a_grant_names_the_roles_its_job_may_ask_for_and_records_each_calls_role(make_gateway, openai_client):
+    gw = make_gateway(HELLO, model="run-model")
+    improve = openai_client(gw, gw.issue_token(model="improver", role="improve", roles={"diagnose": "diagnoser"}))
+    assert ask(improve).model == "improver"
+    assert ask(improve, model="diagnose").model == "diagnoser"
+    assert [(c.role, c.model) for c in gw.archive.fm_calls()] == [("improve", "improver"), ("diagnose", "diagnoser")]
+
+
+def test_a_job_cannot_reach_a_role_it_was_not_granted(make_gateway, openai_client):
+    """A task agent that wants a stronger model cannot ask for the meta agent's roles, by
+    role name or by model name."""
+    gw = make_gateway(HELLO, model="run-model")
+    gw.issue_token(model="improver", role="improve", roles={"diagnose": "diagnoser"})
+    solve = openai_client(gw, gw.issue_token(model="solver", role="solve"))
+    for name in ("diagnose", "diagnoser", "improver", "improve"):
+        with pytest.raises(openai.BadRequestError, match=f"model '{name}' is not allowed here"):
+            ask(solve, model=name)
+    assert gw.upstream.calls == 0
+
+
 def test_without_a_configured_model_the_upstreams_first_is_pinned(make_gateway, openai_client):
     gw = make_gateway({**HELLO, "model": "scripted-only"})
     client = openai_client(gw, gw.issue_token())
