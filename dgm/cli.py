@@ -449,6 +449,7 @@ def _described(registry: dict) -> str:
 
 
 def _evolve_options(fn):
+    from .engine.admission import ADMISSIONS
     from .engine.config import ROLES, RunConfig
     from .engine.final import RULES
     from .engine.policies import POLICIES
@@ -498,6 +499,11 @@ def _evolve_options(fn):
             "--selector",
             f"Parent selector. [{POLICIES['hgm']().selector.name} for hgm, {POLICIES['dgm']().selector.name} for dgm]",
             type=click.Choice(sorted(SELECTORS)),
+        ),
+        setting(
+            "--admission",
+            f"Which valid agents may be parents: {_described(ADMISSIONS)}.",
+            metavar="RULE[:ARG]",
         ),
         setting("--alpha", "hgm: expand when evals ** alpha >= nodes - 1 + pending.", type=float),
         setting("--cooldown", "Fraction of --max-evals at the end spent without expanding.", type=float),
@@ -651,6 +657,13 @@ def status(run_dir: Path, as_json: bool) -> None:
 @click.option("--final-rule", default="quantile", show_default=True, help="Final-agent rule: mean, lcb or quantile.")
 @click.option("--target", type=float, default=0.4, show_default=True, help="Hidden skill counted as reached.")
 @click.option("--alpha", type=float, default=0.6, show_default=True, help="hgm's expansion exponent.")
+@click.option(
+    "--admission",
+    default="any",
+    show_default=True,
+    metavar="RULE[:ARG]",
+    help="Which valid agents may be parents (as for evolve): any, preserve_extend[:TOLERANCE].",
+)
 @click.option("--workers", type=int, help="Processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
@@ -665,6 +678,7 @@ def simulate_cmd(
     final_rule: str,
     target: float,
     alpha: float,
+    admission: str,
     workers: int | None,
     as_json: bool,
     plot: Path | None,
@@ -687,7 +701,13 @@ def simulate_cmd(
         landscape = Landscape.parse(landscape_items)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    result = compare(landscape, names, budget, seeds, mode, final_rule, target, workers, alpha)
+    from .engine.admission import AdmissionError, make_admission
+
+    try:
+        make_admission(admission)
+    except AdmissionError as exc:
+        raise click.ClickException(str(exc)) from exc
+    result = compare(landscape, names, budget, seeds, mode, final_rule, target, workers, alpha, admission)
     if plot:
         plot.write_text(curves_svg(result))
     if as_json:

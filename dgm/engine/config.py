@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 # Changing these would make a resumed run a different search.
-FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold")
+FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold", "admission")
 # The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
 # the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
 ROLES = {
@@ -38,6 +38,7 @@ class RunConfig:
     benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
     mode: str = "hgm"  # hgm | dgm
     selector: str | None = None  # parent selector (default: cmp_thompson for hgm, score_child_prop for dgm)
+    admission: str = "any"  # which valid agents may be parents: any | preserve_extend[:TOLERANCE]
     alpha: float = 0.6  # hgm: expand when n_evals ** alpha >= n_nodes - 1 + pending expansions
     cooldown: float = 0.0  # fraction of --max-evals at the end spent without expanding
     children: int = 4  # dgm: children per generation
@@ -97,6 +98,7 @@ class RunConfig:
         from ..suites.loaders import parse_spec
 
         self._check_types()
+        from .admission import AdmissionError, make_admission
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS
@@ -122,6 +124,10 @@ class RunConfig:
         for ok, key, want in checks:
             if not ok:
                 raise ConfigError(f"config: {key} = {getattr(self, key)!r} is not valid; expected {want}")
+        try:
+            make_admission(self.admission)
+        except AdmissionError as exc:
+            raise ConfigError(f"config: {exc}") from None
         unknown = sorted(set(self.models) - set(ROLES))
         if unknown:
             raise ConfigError(f"config: models.{unknown[0]} is not a role; the roles are {', '.join(ROLES)}")

@@ -30,6 +30,7 @@ from .. import agent_exec, agent_source
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from ..suites import Grader, load_suite
 from . import evidence, work
+from .admission import make_admission
 from .config import RunConfig
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
 from .node import EVIDENCE_LIMITS
@@ -211,7 +212,7 @@ class Engine:
     def _loop(self, archive: Archive, gw: Gateway, ctx: work.Context, tasks: tuple[str, ...]) -> None:
         cfg = self.config
         self.scheduler = Scheduler.for_config(cfg)
-        self.cache = ViewCache.load(archive, cfg.benchmark, tasks)
+        self.cache = ViewCache.load(archive, cfg.benchmark, tasks, make_admission(cfg.admission))
         last_beat = time.monotonic()
         stopping_since: float | None = None
         while True:

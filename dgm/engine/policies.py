@@ -6,7 +6,8 @@
     dgm  generations of k children; parents by DGM's rule; staged evaluation.
 
 The seed is evaluated first (the first stage in dgm mode, every task in hgm mode), so
-every later comparison has a baseline."""
+every later comparison has a baseline. Parents come from `view.parents()`: the valid nodes
+the run's admission rule admits (admission.py); evaluations go to every valid node."""
 
 from __future__ import annotations
 
@@ -80,13 +81,13 @@ class HGMPolicy:
         nodes = len(view.nodes)
         want_expand = view.evaluations() ** self.alpha >= nodes - 1 + len(flight.expands)
         if allow.expand and not allow.cooling and want_expand:
-            return Expand(self.selector.select(view, view.valid(), 1, rng)[0])
+            return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
         if allow.evaluate:
             target = self._evaluation_target(view, flight, rng, allow.cooling)
             if target:
                 return target
         if allow.expand and not allow.cooling:
-            return Expand(self.selector.select(view, view.valid(), 1, rng)[0])
+            return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
         return None
 
     @staticmethod
@@ -164,8 +165,8 @@ class DGMPolicy:
 
 
 def _parents(view: View, generation: int) -> list[int]:
-    """Parents for a generation: valid nodes made before it."""
-    return [i for i in view.valid() if view.nodes[i].generation < generation]
+    """Parents for a generation: nodes the admission rule lets be parents, made before it."""
+    return [i for i in view.parents() if view.nodes[i].generation < generation]
 
 
 POLICIES: dict[str, type] = {HGMPolicy.name: HGMPolicy, DGMPolicy.name: DGMPolicy}

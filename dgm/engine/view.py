@@ -17,6 +17,8 @@ from types import MappingProxyType
 
 from archive import Archive
 
+from .admission import ANY, Admission
+
 
 @dataclass(frozen=True)
 class NodeStats:
@@ -30,6 +32,7 @@ class NodeStats:
     clade_failures: int
     n_children: int
     evaluated: frozenset[str]  # task ids with a recorded result
+    resolved: frozenset[str] = frozenset()  # those of them it resolved
 
     @property
     def n(self) -> int:
@@ -44,6 +47,7 @@ class NodeStats:
 class View:
     nodes: Mapping[int, NodeStats]
     tasks: tuple[str, ...]  # the benchmark's tasks, in the run's seeded order
+    admission: Admission = ANY  # which valid nodes may be parents
 
     @property
     def root(self) -> int:
@@ -56,6 +60,19 @@ class View:
     def valid(self) -> list[int]:
         return list(self._valid)
 
+    def refusal(self, node_id: int) -> str | None:
+        """Why the admission rule keeps valid node `node_id` from being a parent (None: it does not)."""
+        node = self.nodes[node_id]
+        return self.admission.refusal(node, self.nodes[node.parent_id] if node.parent_id is not None else None)
+
+    @cached_property
+    def _parents(self) -> tuple[int, ...]:
+        return tuple(i for i in self._valid if self.refusal(i) is None)
+
+    def parents(self) -> list[int]:
+        """The valid nodes the admission rule lets be parents (all of them under `any`)."""
+        return list(self._parents)
+
     @cached_property
     def _evaluations(self) -> int:
         return sum(n.n for n in self.nodes.values())
@@ -67,12 +84,13 @@ class View:
 class ViewCache:
     """The view, kept current by the driver's own writes."""
 
-    def __init__(self, tasks: tuple[str, ...]):
+    def __init__(self, tasks: tuple[str, ...], admission: Admission = ANY):
         self.tasks = tasks
+        self.admission = admission
         self.nodes: dict[int, NodeStats] = {}
 
     def view(self) -> View:
-        return View(MappingProxyType(dict(self.nodes)), self.tasks)
+        return View(MappingProxyType(dict(self.nodes)), self.tasks, self.admission)
 
     def add_node(self, node_id: int, parent_id: int | None, status: str, generation: int) -> None:
         self.nodes[node_id] = NodeStats(node_id, parent_id, status, generation, 0, 0, 0, 0, 0, frozenset())
@@ -90,6 +108,7 @@ class ViewCache:
             successes=node.successes + resolved,
             failures=node.failures + (not resolved),
             evaluated=node.evaluated | {task},
+            resolved=node.resolved | {task} if resolved else node.resolved,
         )
         current: int | None = node_id
         while current is not None:  # the result joins the clade of the node and of every ancestor
@@ -100,22 +119,25 @@ class ViewCache:
             current = n.parent_id
 
     @classmethod
-    def load(cls, archive: Archive, benchmark: str, tasks: tuple[str, ...]) -> ViewCache:
-        cache = cls(tasks)
+    def load(cls, archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: Admission = ANY) -> ViewCache:
+        cache = cls(tasks, admission)
         cache.nodes = dict(build(archive, benchmark, tasks).nodes)
         return cache
 
 
-def build(archive: Archive, benchmark: str, tasks: tuple[str, ...]) -> View:
+def build(archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: Admission = ANY) -> View:
     """The view from the stored rows, from scratch (clade sums from the archive's one-pass query)."""
     rows = archive.db.execute("SELECT id, parent_id, status, origin FROM nodes ORDER BY id").fetchall()
     own: dict[int, list[int]] = {}
     evaluated: dict[int, set[str]] = {}
+    passed: dict[int, set[str]] = {}
     for node_id, task_id, resolved in archive.db.execute(
         "SELECT node_id, task_id, resolved FROM evaluations WHERE benchmark = ?", [benchmark]
     ):
         own.setdefault(node_id, [0, 0])[0 if resolved else 1] += 1
         evaluated.setdefault(node_id, set()).add(task_id)
+        if resolved:
+            passed.setdefault(node_id, set()).add(task_id)
     children: dict[int, int] = {}
     for _, parent_id, _, _ in rows:
         if parent_id is not None:
@@ -136,5 +158,6 @@ def build(archive: Archive, benchmark: str, tasks: tuple[str, ...]) -> View:
             c.failures if c else 0,
             children.get(node_id, 0),
             frozenset(evaluated.get(node_id, ())),
+            frozenset(passed.get(node_id, ())),
         )
-    return View(MappingProxyType(nodes), tasks)
+    return View(MappingProxyType(nodes), tasks, admission)

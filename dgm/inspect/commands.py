@@ -84,6 +84,8 @@ def show_cmd(run_dir: Path, node: str) -> None:
     click.echo(f"parent       {info.parent_id if info.parent_id is not None else '-'}")
     click.echo(f"children     {', '.join(map(str, info.children)) or '-'}")
     click.echo(f"snapshot     {info.snapshot}")
+    if info.not_admitted:
+        click.echo(f"admission    not a parent: {info.not_admitted}")
     for key in ("summary", "proposal", "focus"):
         if info.origin.get(key):
             click.echo(f"{key:12} {info.origin[key]}")

@@ -10,6 +10,7 @@ from typing import Any
 from archive import Archive, UnknownRecordError
 
 from ..engine import final
+from ..engine.admission import ANY, AdmissionError, make_admission
 from ..engine.view import build
 
 
@@ -46,6 +47,7 @@ class NodeInfo:
     created_at: float
     scores: dict[str, Score] = field(default_factory=dict)
     children: tuple[int, ...] = ()
+    not_admitted: str | None = None  # why the run's admission rule keeps it from being a parent
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
     for node in nodes:
         if node.parent_id is not None:
             children[node.parent_id].append(node.id)
+    try:
+        admission = make_admission(config.get("admission") or "any")
+    except AdmissionError:
+        admission = ANY
+    view = build(archive, label, (), admission)
     infos = {
         n.id: NodeInfo(
             n.id,
@@ -91,10 +98,11 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             n.created_at,
             {lbl: Score(*c) for (i, lbl), c in counts.items() if i == n.id},
             tuple(children[n.id]),
+            view.refusal(n.id) if n.status == "valid" else None,
         )
         for n in nodes
     }
-    best = final.best(build(archive, label, ()), rule or config.get("final_rule", "quantile")) if nodes else None
+    best = final.best(view, rule or config.get("final_rule", "quantile")) if nodes else None
     lineage: tuple[int, ...] = ()
     if best is not None:
         try:

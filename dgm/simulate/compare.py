@@ -26,6 +26,7 @@ class Comparison:
     alpha: float
     results: list[dict[str, Any]]
     curves: dict[str, list[tuple[float, float]]]
+    admission: str = "any"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -36,13 +37,14 @@ class Comparison:
             "target": self.target,
             "final_rule": self.final_rule,
             "alpha": self.alpha,
+            "admission": self.admission,
             "results": self.results,
         }
 
 
 def _one(args: tuple) -> tuple[str, RunResult]:
-    landscape, selector, seed, budget, mode, rule, target, alpha = args
-    return selector, simulate(landscape, selector, seed, budget, mode, rule, target, alpha)
+    landscape, selector, seed, budget, mode, rule, target, alpha, admission = args
+    return selector, simulate(landscape, selector, seed, budget, mode, rule, target, alpha, admission)
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
@@ -63,8 +65,13 @@ def compare(
     target: float = 0.4,
     workers: int | None = None,
     alpha: float = 0.6,
+    admission: str = "any",
 ) -> Comparison:
-    jobs = [(landscape, s, seed, budget, mode, final_rule, target, alpha) for s in selectors for seed in range(seeds)]
+    jobs = [
+        (landscape, s, seed, budget, mode, final_rule, target, alpha, admission)
+        for s in selectors
+        for seed in range(seeds)
+    ]
     runs: dict[str, list[RunResult]] = {s: [] for s in selectors}
     workers = workers or os.cpu_count() or 1
     if workers > 1:
@@ -94,7 +101,7 @@ def compare(
         )
         length = min(len(r.curve) for r in rs)
         curves[selector] = [(rs[0].curve[i][0], statistics.fmean(r.curve[i][1] for r in rs)) for i in range(length)]
-    return Comparison(landscape, mode, budget, seeds, target, final_rule, alpha, results, curves)
+    return Comparison(landscape, mode, budget, seeds, target, final_rule, alpha, results, curves, admission)
 
 
 def table(c: Comparison) -> list[str]:
@@ -102,7 +109,7 @@ def table(c: Comparison) -> list[str]:
     out = [
         f"landscape: {params}",
         f"mode {c.mode} (alpha {c.alpha:g}), budget {c.budget:g} evaluations, {c.seeds} seeds, "
-        f"final rule {c.final_rule}, target skill {c.target}",
+        f"final rule {c.final_rule}, target skill {c.target}, admission {c.admission}",
         f"{'selector':18} {'final skill':>12} {'95% interval':>16} {'best in archive':>16} "
         f"{'budget to target':>17} {'agents':>7}",
     ]

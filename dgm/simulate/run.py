@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import final
+from ..engine.admission import make_admission
 from ..engine.policies import Expand, InFlight
 from ..engine.scheduler import Scheduler, make_policy
 from ..engine.selectors import make_selector
@@ -36,11 +37,12 @@ def simulate(
     final_rule: str = "quantile",
     target: float = 0.4,
     alpha: float = 0.6,
+    admission: str = "any",
 ) -> RunResult:
     world = World(landscape, seed)
     chooser = OracleSelector(world) if selector == "oracle" else make_selector(selector)
     scheduler = Scheduler(make_policy(mode, chooser, alpha=alpha, stages=(10, 25)), seed=seed)
-    cache = ViewCache(world.tasks)
+    cache = ViewCache(world.tasks, make_admission(admission))
     world.seed(1)
     cache.add_node(1, None, "valid", 0)
     spent, decision, reached, next_mark = 0.0, 0, None, 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from types import MappingProxyType
 
+from dgm.engine.admission import ANY
 from dgm.engine.policies import Allowance, DGMPolicy, Evaluate, Expand, HGMPolicy, InFlight
 from dgm.engine.view import NodeStats, View
 
@@ -24,11 +25,12 @@ def node(i, parent=None, done=(), resolved=(), status="valid", generation=0, chi
         clade[1] or len(done) - s,
         children,
         frozenset(done),
+        frozenset(t for t in done if t in resolved),
     )
 
 
-def view(*nodes):
-    return View(MappingProxyType({n.id: n for n in nodes}), TASKS)
+def view(*nodes, admission=ANY):
+    return View(MappingProxyType({n.id: n for n in nodes}), TASKS, admission)
 
 
 RNG = random.Random(0)
