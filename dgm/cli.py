@@ -497,7 +497,7 @@ def _evolve_options(fn):
         setting("--mode", f"Search policy: {_described(POLICIES)}.", type=click.Choice(sorted(POLICIES))),
         setting(
             "--selector",
-            f"Parent selector. [{POLICIES['hgm']().selector.name} for hgm, {POLICIES['dgm']().selector.name} for dgm]",
+            "Parent selector. [" + ", ".join(f"{cls.default_selector} for {m}" for m, cls in POLICIES.items()) + "]",
             type=click.Choice(sorted(SELECTORS)),
         ),
         setting(
@@ -508,6 +508,7 @@ def _evolve_options(fn):
         setting("--alpha", "hgm: expand when evals ** alpha >= nodes - 1 + pending.", type=float),
         setting("--cooldown", "Fraction of --max-evals at the end spent without expanding.", type=float),
         setting("--children", "dgm: children per generation.", type=int),
+        setting("--group-size", "gea: agents in each parent's group, whose experience its meta agent gets.", type=int),
         setting("--stages", "dgm: staged evaluation sizes, comma-separated, before the full set."),
         setting("--threshold", "dgm: resolve rate needed to pass a stage.", type=float),
         setting("--final-rule", "How the final agent is chosen.", type=click.Choice(sorted(RULES))),
@@ -645,7 +646,13 @@ def status(run_dir: Path, as_json: bool) -> None:
 )
 @click.option("--budget", type=float, default=800, show_default=True, help="Budget per run, in evaluations.")
 @click.option("--seeds", type=int, default=30, show_default=True, help="Runs per selector.")
-@click.option("--mode", type=click.Choice(["hgm", "dgm"]), default="hgm", show_default=True, help="Policy.")
+@click.option(
+    "--mode",
+    type=click.Choice(["hgm", "dgm"]),
+    default="hgm",
+    show_default=True,
+    help="Policy. (Not gea: what a group shares changes what a meta agent writes, which the landscape does not model.)",
+)
 @click.option(
     "--landscape",
     "landscape_items",

@@ -67,7 +67,27 @@ def parse_diagnosis(text: str) -> dict:
     return {"summary": text.strip()[:300], "proposal": text.strip(), "implementation_plan": text.strip()}
 
 
-def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str) -> dict:
+def group_experience(evidence: dict, focus: dict | None) -> str:
+    """What the other agents of this agent's group (gea mode) did on the focus task: the
+    ones that resolved it first, with their diagnosis and patch."""
+    if not focus:
+        return ""
+    tried = []
+    for member in evidence.get("group", []):
+        for task in member.get("tasks_this_agent_failed", []):
+            if task.get("task_id") == focus.get("task_id"):
+                tried.append((not task.get("resolved"), member, task))
+    lines = []
+    for _, member, task in sorted(tried, key=lambda t: t[0])[:2]:
+        lines.append(
+            f"Agent {member.get('node_id')} of this agent's group {'RESOLVED' if task.get('resolved') else 'failed'} "
+            f"this task. Its own diagnosis when it was made: {member.get('summary', '')}\n"
+            f"Its patch:\n{_clip(task.get('patch') or '(empty)', 1500)}"
+        )
+    return "\n\n".join(lines)
+
+
+def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str, group: str = "") -> dict:
     if focus is None:
         return {
             "summary": "every task was resolved",
@@ -84,6 +104,7 @@ def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str) -
             patch=_clip(focus.get("patch") or "(empty: the agent changed nothing)"),
             test_output=_clip(focus.get("test_output") or ""),
             trajectory=trajectory_tail(evidence, focus),
+            group=group or "(no other agent of a group tried this task)",
         )
     )
     messages = [{"role": "user", "content": prompt}]
@@ -126,7 +147,7 @@ def run(agent: Path, evidence_dir: Path, out: Path) -> int:
     memory = memory_file.read_text() if memory_file.exists() else ""
     model = fm.connect()
     try:
-        diagnosis = diagnose(model, evidence_dir, focus, memory)
+        diagnosis = diagnose(model, evidence_dir, focus, memory, group_experience(evidence, focus))
     except (fm.BudgetExhausted, fm.ModelError) as exc:
         (out / "improve.json").write_text(json.dumps({"status": "no_diagnosis", "detail": str(exc)}, indent=2))
         return 0

@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import Any
 
 # Changing these would make a resumed run a different search.
-FIXED_ON_RESUME = ("benchmark", "mode", "selector", "seed", "alpha", "children", "stages", "threshold", "admission")
+FIXED_ON_RESUME = (
+    "benchmark",
+    "mode",
+    "selector",
+    "seed",
+    "alpha",
+    "children",
+    "stages",
+    "threshold",
+    "admission",
+    "group_size",
+)
 # The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
 # the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
 ROLES = {
@@ -36,7 +47,7 @@ class RunConfig:
     model: str | None = None  # a model name at the upstream (default: the upstream's first)
     models: dict[str, str] = field(default_factory=dict)  # role -> model name, over `model` (see ROLES)
     benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
-    mode: str = "hgm"  # hgm | dgm
+    mode: str = "hgm"  # hgm | dgm | gea
     selector: str | None = None  # parent selector (default: cmp_thompson for hgm, score_child_prop for dgm)
     admission: str = "any"  # which valid agents may be parents: any | preserve_extend[:TOLERANCE]
     alpha: float = 0.6  # hgm: expand when n_evals ** alpha >= n_nodes - 1 + pending expansions
@@ -44,6 +55,7 @@ class RunConfig:
     children: int = 4  # dgm: children per generation
     stages: tuple[int, ...] = (10, 25)  # dgm: staged evaluation sizes (then the full set)
     threshold: float = 0.4  # dgm: resolve rate needed to pass a stage
+    group_size: int = 3  # gea: agents in each parent's group, whose experience its meta agent gets
     final_rule: str = "quantile"  # mean | lcb | quantile
     workers: int = 2
     max_evals: int | None = 200
@@ -111,6 +123,7 @@ class RunConfig:
             (0 < self.alpha <= 1, "alpha", "in (0, 1]"),
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
             (self.children >= 1, "children", "at least 1"),
+            (self.group_size >= 1, "group_size", "at least 1"),
             (parse_spec(self.benchmark)[2] in (None, "dev", "test"), "benchmark", "SUITE[:dev|:test]"),
             (
                 any(getattr(self, k) is not None for k in LIMITS),
@@ -150,7 +163,9 @@ class RunConfig:
 
     @property
     def selector_name(self) -> str:
-        return self.selector or ("cmp_thompson" if self.mode == "hgm" else "score_child_prop")
+        from .policies import POLICIES
+
+        return self.selector or POLICIES[self.mode].default_selector
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}

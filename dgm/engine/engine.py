@@ -289,6 +289,8 @@ class Engine:
                 return None
             if isinstance(action, Expand):
                 payload = {"parent": action.parent, "generation": action.generation}
+                if action.group:
+                    payload["group"] = list(action.group)
                 archive.jobs.enqueue("expand", payload, max_attempts=self.config.job_attempts)
             else:
                 payload = {"node": action.node, "task": action.task, "benchmark": self.config.benchmark}
@@ -298,7 +300,8 @@ class Engine:
     def _dispatch(self, archive: Archive, gw: Gateway, ctx: work.Context, job: Job) -> None:
         if job.kind == "expand":
             parent = job.payload["parent"]
-            action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0))
+            group = tuple(job.payload.get("group", ()))
+            action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0), group)
             cfg = self.config
             token = gw.issue_token(
                 job.id,
@@ -316,11 +319,12 @@ class Engine:
                 "evals_limit": self.config.max_evals,
             }
             with tempfile.TemporaryDirectory(prefix="evidence-", dir=self.run_dir) as tmp:
-                ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, Path(tmp) / "e", budget)
+                ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, Path(tmp) / "e", budget, group)
                 tree = scan(ev, EVIDENCE_LIMITS)
             snapshot = archive.node(parent).snapshot
             request = ExpandRequest(job.id, parent, snapshot, tree, token, action.generation)
-            self.progress.note(f"job {job.id}: expand node {parent}")
+            with_group = f" with its group {', '.join(map(str, group))}" if group else ""
+            self.progress.note(f"job {job.id}: expand node {parent}{with_group}")
         else:
             node, task = job.payload["node"], job.payload["task"]
             action = Evaluate(node, task)

@@ -1,6 +1,7 @@
 """What a parent's meta agent sees when it improves itself (/evidence): its per-task
 results (statement, trajectory, patch, test output, verdict), its lineage with score
-deltas, its earlier children's attempts, and the budget left. Format: seed_agent/README.md."""
+deltas, its earlier children's attempts, the budget left and, in gea mode, its group's
+experience. Format: seed_agent/README.md."""
 
 from __future__ import annotations
 
@@ -43,12 +44,73 @@ def score(archive: Archive, node_id: int, benchmark: str) -> dict[str, int]:
     return {"resolved": sum(e.resolved for e in evals), "total": len(evals)}
 
 
-def build(archive: Archive, suite: Suite, node_id: int, benchmark: str, dest: Path, budget: dict[str, Any]) -> Path:
+GROUP_TASKS = 5  # a group member's tasks shown: where this agent failed, those it resolved first
+GROUP_TRAJECTORY = 60_000  # characters of each of them kept (the end)
+
+
+def _safe(task_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", task_id)
+
+
+def group_section(archive: Archive, node_id: int, benchmark: str, group: tuple[int, ...], dest: Path) -> list:
+    """The other members' experience, for GEA: each one's score, diagnosis, code diff from
+    this agent, and its results (patch, verdict, trajectory) on tasks this agent failed,
+    the ones it resolved first; within GROUP_TASKS tasks and GROUP_TRAJECTORY characters each."""
+    own = {e.task_id: e.resolved for e in archive.evaluations(node_id, benchmark)}
+    snapshot = archive.node(node_id).snapshot
+    members = []
+    for member in (m for m in group if m != node_id):
+        node = archive.node(member)
+        folder = dest / "group" / str(member)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "code.diff").write_text(_clip(archive.diff(snapshot, node.snapshot)))
+        failed_here = [e for e in archive.evaluations(member, benchmark) if own.get(e.task_id) is False]
+        failed_here.sort(key=lambda e: (not e.resolved, e.task_id))
+        tasks = []
+        for ev in failed_here[:GROUP_TASKS]:
+            info = bundle(archive, ev.log_blob)
+            trajectory = f"group/{member}/tasks/{_safe(ev.task_id)}/trajectory.jsonl"
+            (dest / trajectory).parent.mkdir(parents=True, exist_ok=True)
+            (dest / trajectory).write_text(info.get("trajectory", "")[-GROUP_TRAJECTORY:])
+            tasks.append(
+                {
+                    "task_id": ev.task_id,
+                    "resolved": ev.resolved,
+                    "exit": outcome(info.get("reason"), info),
+                    "reason": info.get("reason"),
+                    "patch": _clip(info.get("patch", ""), 8000),
+                    "trajectory": trajectory,
+                }
+            )
+        members.append(
+            {
+                "node_id": member,
+                "score": score(archive, member, benchmark),
+                "summary": node.origin.get("summary", ""),
+                "proposal": node.origin.get("proposal", ""),
+                "code_diff": f"group/{member}/code.diff",
+                "tasks_this_agent_failed": tasks,
+            }
+        )
+    return members
+
+
+def build(
+    archive: Archive,
+    suite: Suite,
+    node_id: int,
+    benchmark: str,
+    dest: Path,
+    budget: dict[str, Any],
+    group: tuple[int, ...] = (),
+) -> Path:
+    """The evidence folder for `node_id`'s meta agent; with `group` (gea), a `group` section
+    holding the other members' experience."""
     dest.mkdir(parents=True, exist_ok=True)
     tasks = []
     for ev in archive.evaluations(node_id, benchmark):
         info = bundle(archive, ev.log_blob)
-        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", ev.task_id)
+        safe = _safe(ev.task_id)
         (dest / "tasks" / safe).mkdir(parents=True, exist_ok=True)
         (dest / "tasks" / safe / "trajectory.jsonl").write_text(info.get("trajectory", ""))
         try:
@@ -96,6 +158,8 @@ def build(archive: Archive, suite: Suite, node_id: int, benchmark: str, dest: Pa
         "siblings": siblings,
         "budget": budget,
     }
+    if group:
+        summary["group"] = group_section(archive, node_id, benchmark, group, dest)
     (dest / "summary.json").write_text(json.dumps(summary, indent=2))
     for path in [dest, *dest.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)

@@ -4,6 +4,7 @@
          pending expansions, else evaluate; parents by CMP Thompson sampling, evaluation
          targets by Thompson sampling over each node's own results.
     dgm  generations of k children; parents by DGM's rule; staged evaluation.
+    gea  hgm's schedule; each expansion's meta agent gets its group's experience (GEA).
 
 The seed is evaluated first (the first stage in dgm mode, every task in hgm mode), so
 every later comparison has a baseline. Parents come from `view.parents()`: the valid nodes
@@ -25,6 +26,7 @@ from .view import View
 class Expand:
     parent: int
     generation: int = 0
+    group: tuple[int, ...] = ()  # gea: the parent's group, whose experience its meta agent gets
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,12 @@ def _open_tasks(view: View, node: int, flight: InFlight, limit: int | None = Non
 class HGMPolicy:
     name: ClassVar[str] = "hgm"
     summary: ClassVar[str] = "asynchronous, parents by clade metaproductivity (HGM)"
+    default_selector: ClassVar[str] = "cmp_thompson"
     alpha: float = 0.6
     selector: Selector = field(default_factory=lambda: make_selector("cmp_thompson"))
+
+    def _expand(self, view: View, rng: random.Random) -> Expand:
+        return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
 
     def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
         root = view.root
@@ -81,13 +87,13 @@ class HGMPolicy:
         nodes = len(view.nodes)
         want_expand = view.evaluations() ** self.alpha >= nodes - 1 + len(flight.expands)
         if allow.expand and not allow.cooling and want_expand:
-            return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
+            return self._expand(view, rng)
         if allow.evaluate:
             target = self._evaluation_target(view, flight, rng, allow.cooling)
             if target:
                 return target
         if allow.expand and not allow.cooling:
-            return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
+            return self._expand(view, rng)
         return None
 
     @staticmethod
@@ -116,6 +122,7 @@ class DGMPolicy:
 
     name: ClassVar[str] = "dgm"
     summary: ClassVar[str] = "generations of children, staged evaluation (DGM)"
+    default_selector: ClassVar[str] = "score_child_prop"
     children: int = 4
     stages: tuple[int, ...] = (10, 25)
     threshold: float = 0.4
@@ -169,4 +176,35 @@ def _parents(view: View, generation: int) -> list[int]:
     return [i for i in view.parents() if view.nodes[i].generation < generation]
 
 
-POLICIES: dict[str, type] = {HGMPolicy.name: HGMPolicy, DGMPolicy.name: DGMPolicy}
+def jaccard_distance(a: frozenset[str], b: frozenset[str]) -> float:
+    return 1.0 - len(a & b) / len(a | b) if a | b else 0.0
+
+
+@dataclass
+class GEAPolicy(HGMPolicy):
+    """HGM's schedule, with Group-Evolving Agents' unit: each expansion's parent comes with
+    a group of `group_size` agents (itself and the admitted agents that add most, by
+    performance plus novelty: the mean Jaccard distance of what they resolve to what the
+    group already resolves), and its meta agent gets the whole group's experience."""
+
+    name: ClassVar[str] = "gea"
+    summary: ClassVar[str] = "HGM's schedule; each meta agent learns from a group of K agents (GEA, --group-size)"
+    group_size: int = 3
+
+    def _expand(self, view: View, rng: random.Random) -> Expand:
+        parent = super()._expand(view, rng).parent
+        group = [parent]
+        others = [i for i in view.parents() if i != parent and view.nodes[i].n]
+        while others and len(group) < self.group_size:
+
+            def gain(i: int) -> tuple[float, int]:
+                novelty = sum(jaccard_distance(view.nodes[i].resolved, view.nodes[g].resolved) for g in group)
+                return view.nodes[i].mean + novelty / len(group), -i
+
+            best = max(others, key=gain)
+            group.append(best)
+            others.remove(best)
+        return Expand(parent, group=tuple(group))
+
+
+POLICIES: dict[str, type] = {p.name: p for p in (HGMPolicy, DGMPolicy, GEAPolicy)}

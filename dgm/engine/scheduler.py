@@ -5,36 +5,28 @@ still allow, which one ends the run, and the next action, drawn with an RNG seed
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from .config import RunConfig
-from .policies import Action, Allowance, DGMPolicy, HGMPolicy, InFlight, Policy
+from .policies import POLICIES, Action, Allowance, InFlight, Policy
 from .selectors import Selector, make_selector
 from .view import View
 
 
-def make_policy(
-    mode: str,
-    selector: Selector | str | None = None,
-    *,
-    alpha: float = 0.6,
-    children: int = 4,
-    stages: tuple[int, ...] = (10, 25),
-    threshold: float = 0.4,
-) -> Policy:
+def make_policy(mode: str, selector: Selector | str | None = None, **settings: Any) -> Policy:
+    """The policy named `mode` (a POLICIES entry) with `selector` (default: its own) and
+    the settings it has fields for (alpha, children, stages, threshold, group_size)."""
+    if mode not in POLICIES:
+        raise ValueError(f"unknown mode {mode!r}; one of {', '.join(POLICIES)}")
+    cls = POLICIES[mode]
     if isinstance(selector, str):
         selector = make_selector(selector)
-    if mode == "hgm":
-        return HGMPolicy(alpha=alpha, selector=selector or make_selector("cmp_thompson"))
-    if mode == "dgm":
-        return DGMPolicy(
-            children=children,
-            stages=stages,
-            threshold=threshold,
-            selector=selector or make_selector("score_child_prop"),
-        )
-    raise ValueError(f"unknown mode {mode!r}; hgm or dgm")
+    fields = {f.name for f in dataclasses.fields(cls)}
+    chosen = {k: v for k, v in settings.items() if k in fields}
+    return cls(selector=selector or make_selector(cls.default_selector), **chosen)
 
 
 @dataclass
@@ -89,6 +81,7 @@ class Scheduler:
             children=cfg.children,
             stages=cfg.stages,
             threshold=cfg.threshold,
+            group_size=cfg.group_size,
         )
         return cls(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown)
 

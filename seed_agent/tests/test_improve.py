@@ -30,6 +30,22 @@ class ImproveTest(unittest.TestCase):
         self.assertIn("focus: t1", note)
         self.assertIn("passed", note)
 
+    def test_group_experience_shows_the_member_that_resolved_the_focus_task_first(self):
+        tried = {"task_id": "t1", "resolved": False, "patch": "- a"}
+        fixed = {"task_id": "t1", "resolved": True, "patch": "+ fixed it"}
+        evidence = {
+            "group": [
+                {"node_id": 4, "summary": "gave up", "tasks_this_agent_failed": [tried]},
+                {"node_id": 5, "summary": "read the file first", "tasks_this_agent_failed": [fixed]},
+            ]
+        }
+        text = improve.group_experience(evidence, {"task_id": "t1"})
+        self.assertLess(text.index("Agent 5"), text.index("Agent 4"))
+        self.assertIn("RESOLVED this task. Its own diagnosis when it was made: read the file first", text)
+        self.assertIn("+ fixed it", text)
+        self.assertEqual(improve.group_experience(evidence, {"task_id": "t2"}), "")
+        self.assertEqual(improve.group_experience({"tasks": []}, {"task_id": "t1"}), "")
+
 
 if __name__ == "__main__":
     unittest.main()
