@@ -139,5 +139,11 @@ def m0003_fm_call_roles(db: sqlite_utils.Database) -> None:
     _execute_all(db, "ALTER TABLE fm_calls ADD COLUMN role TEXT")
 
 
+def m0004_second_parents(db: sqlite_utils.Database) -> None:
+    """A recombined child's second parent (the primary one stays parent_id: the tree, and
+    CMP's clades, follow it)."""
+    _execute_all(db, "ALTER TABLE nodes ADD COLUMN second_parent_id INTEGER REFERENCES nodes(id)")
+
+
 # Position in this list + 1 is the migration's number.
-MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses, m0003_fm_call_roles]
+MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses, m0003_fm_call_roles, m0004_second_parents]

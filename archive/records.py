@@ -21,6 +21,7 @@ class Node:
     origin: dict[str, Any]
     created_at: float
     reason: str | None = None
+    second_parent_id: int | None = None  # a recombined child's other parent (parent_id is the primary)
 
 
 @dataclass(frozen=True)

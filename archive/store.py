@@ -30,13 +30,13 @@ from .records import (
 )
 
 ARCHIVE_FILE = "archive.db"
-_NODE_SQL = """SELECT n.id, n.parent_id, s.digest, n.status, n.origin, n.created_at, n.reason
+_NODE_SQL = """SELECT n.id, n.parent_id, s.digest, n.status, n.origin, n.created_at, n.reason, n.second_parent_id
                FROM nodes n JOIN snapshots s ON s.id = n.snapshot_id"""
 
 
 def _node(row: tuple) -> Node:
-    id_, parent, digest, status, origin, created, reason = row
-    return Node(id_, parent, digest, status, json.loads(origin), created, reason)
+    id_, parent, digest, status, origin, created, reason, second = row
+    return Node(id_, parent, digest, status, json.loads(origin), created, reason, second)
 
 
 class Archive:
@@ -128,19 +128,26 @@ class Archive:
         snapshot: str,
         status: str = "pending",
         origin: dict[str, Any] | None = None,
+        second_parent_id: int | None = None,
     ) -> Node:
+        """`second_parent_id`: a recombined child's other parent (it needs a primary one)."""
         self._check_status(status)
+        if second_parent_id is not None and (parent_id is None or second_parent_id == parent_id):
+            raise ArchiveError("a second parent needs a primary parent other than itself")
         with self.atomic():
-            if parent_id is not None:
-                self.node(parent_id)
+            for existing in (parent_id, second_parent_id):
+                if existing is not None:
+                    self.node(existing)
             node_id = self.db.execute(
-                "INSERT INTO nodes (parent_id, snapshot_id, status, origin, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO nodes (parent_id, snapshot_id, status, origin, created_at, second_parent_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     parent_id,
                     snapshots.row_id(self.db, snapshot),
                     status,
                     json.dumps(origin or {}, sort_keys=True),
                     self.clock(),
+                    second_parent_id,
                 ],
             ).lastrowid
             results.log_event(
@@ -154,6 +161,7 @@ class Archive:
         root: str | Path | snapshots.ScannedTree,
         status: str = "pending",
         origin: dict[str, Any] | None = None,
+        second_parent_id: int | None = None,
     ) -> Node:
         """Snapshot `root` (a directory, or a tree that came as a value, which is verified
         first) and add it as a node, in one transaction."""
@@ -162,7 +170,7 @@ class Archive:
         else:
             tree_ = snapshots.scan(Path(root), self.limits)
         with self.atomic():
-            return self.add_node(parent_id, snapshots.store(self.db, tree_), status, origin)
+            return self.add_node(parent_id, snapshots.store(self.db, tree_), status, origin, second_parent_id)
 
     def set_status(self, node_id: int, status: str, reason: str | None = None) -> Node:
         self._check_status(status)

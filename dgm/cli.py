@@ -509,6 +509,13 @@ def _evolve_options(fn):
         setting("--cooldown", "Fraction of --max-evals at the end spent without expanding.", type=float),
         setting("--children", "dgm: children per generation.", type=int),
         setting("--group-size", "gea: agents in each parent's group, whose experience its meta agent gets.", type=int),
+        setting(
+            "--recombine",
+            "The chance an expansion takes a second parent from another lineage (the one that resolves most of "
+            "what the first does not), and its meta agent makes one child of both.",
+            type=float,
+            metavar="P",
+        ),
         setting("--stages", "dgm: staged evaluation sizes, comma-separated, before the full set."),
         setting("--threshold", "dgm: resolve rate needed to pass a stage.", type=float),
         setting("--final-rule", "How the final agent is chosen.", type=click.Choice(sorted(RULES))),

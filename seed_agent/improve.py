@@ -87,6 +87,22 @@ def group_experience(evidence: dict, focus: dict | None) -> str:
     return "\n\n".join(lines)
 
 
+def recombination(evidence: dict) -> str:
+    """For a child of two parents (--recombine): where the second parent's code and both
+    parents' changes since their common ancestor are, and what it resolves that this agent
+    does not."""
+    second = evidence.get("recombine")
+    if not second:
+        return ""
+    return (
+        f"\n\nThis child has a second parent, agent {second.get('second_parent')}, from another lineage. "
+        f"It resolves tasks this agent does not: {', '.join(second.get('resolves_that_this_agent_does_not', []))}. "
+        f"Its code is in /evidence/{second.get('agent')}; how it changed since your common ancestor: "
+        f"/evidence/{second.get('second_parent_diff')} (your own changes: /evidence/{second.get('this_agent_diff')}). "
+        "Bring its useful changes into this agent as well, keeping this agent's own."
+    )
+
+
 def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str, group: str = "") -> dict:
     if focus is None:
         return {
@@ -153,7 +169,7 @@ def run(agent: Path, evidence_dir: Path, out: Path) -> int:
         return 0
     chosen = protocol.choose(model.tool_calling, agent)
     system = (PROMPTS / "improve_system.md").read_text()
-    task = "Diagnosis of the agent's last results:\n" + json.dumps(diagnosis, indent=2)
+    task = "Diagnosis of the agent's last results:\n" + json.dumps(diagnosis, indent=2) + recombination(evidence)
     result = loop.run(model, chosen, system, task, agent, out, LIMITS)
     passed, output = check(agent)
     for _ in range(REPAIR_ROUNDS):

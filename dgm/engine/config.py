@@ -56,6 +56,7 @@ class RunConfig:
     stages: tuple[int, ...] = (10, 25)  # dgm: staged evaluation sizes (then the full set)
     threshold: float = 0.4  # dgm: resolve rate needed to pass a stage
     group_size: int = 3  # gea: agents in each parent's group, whose experience its meta agent gets
+    recombine: float = 0.0  # the chance an expansion also takes a second parent from another lineage
     final_rule: str = "quantile"  # mean | lcb | quantile
     workers: int = 2
     max_evals: int | None = 200
@@ -124,6 +125,7 @@ class RunConfig:
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),
             (self.children >= 1, "children", "at least 1"),
             (self.group_size >= 1, "group_size", "at least 1"),
+            (0 <= self.recombine <= 1, "recombine", "in [0, 1]"),
             (parse_spec(self.benchmark)[2] in (None, "dev", "test"), "benchmark", "SUITE[:dev|:test]"),
             (
                 any(getattr(self, k) is not None for k in LIMITS),

@@ -291,6 +291,8 @@ class Engine:
                 payload = {"parent": action.parent, "generation": action.generation}
                 if action.group:
                     payload["group"] = list(action.group)
+                if action.second is not None:
+                    payload["second"] = action.second
                 archive.jobs.enqueue("expand", payload, max_attempts=self.config.job_attempts)
             else:
                 payload = {"node": action.node, "task": action.task, "benchmark": self.config.benchmark}
@@ -301,7 +303,8 @@ class Engine:
         if job.kind == "expand":
             parent = job.payload["parent"]
             group = tuple(job.payload.get("group", ()))
-            action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0), group)
+            second = job.payload.get("second")
+            action: Expand | Evaluate = Expand(parent, job.payload.get("generation", 0), group, second)
             cfg = self.config
             token = gw.issue_token(
                 job.id,
@@ -319,12 +322,15 @@ class Engine:
                 "evals_limit": self.config.max_evals,
             }
             with tempfile.TemporaryDirectory(prefix="evidence-", dir=self.run_dir) as tmp:
-                ev = evidence.build(archive, ctx.suite, parent, self.config.benchmark, Path(tmp) / "e", budget, group)
+                ev = evidence.build(
+                    archive, ctx.suite, parent, self.config.benchmark, Path(tmp) / "e", budget, group, second
+                )
                 tree = scan(ev, EVIDENCE_LIMITS)
             snapshot = archive.node(parent).snapshot
             request = ExpandRequest(job.id, parent, snapshot, tree, token, action.generation)
             with_group = f" with its group {', '.join(map(str, group))}" if group else ""
-            self.progress.note(f"job {job.id}: expand node {parent}{with_group}")
+            with_second = f" recombined with node {second}" if second is not None else ""
+            self.progress.note(f"job {job.id}: expand node {parent}{with_group}{with_second}")
         else:
             node, task = job.payload["node"], job.payload["task"]
             action = Evaluate(node, task)
@@ -378,10 +384,10 @@ class Engine:
             try:
                 if outcome.child is None:
                     raise HostileSnapshotError(".", outcome.reason or "no child")
-                node = archive.add_child(action.parent, outcome.child, status=status, origin=origin)
+                node = archive.add_child(action.parent, outcome.child, status, origin, action.second)
             except (HostileSnapshotError, ArchiveError) as exc:
                 parent_snapshot = archive.node(action.parent).snapshot
-                node = archive.add_node(action.parent, parent_snapshot, status="invalid", origin=origin)
+                node = archive.add_node(action.parent, parent_snapshot, "invalid", origin, action.second)
                 outcome = work.ExpandOutcome(None, False, outcome.reason or f"unstorable child: {exc}", origin)
             if not outcome.valid:
                 archive.set_status(node.id, "invalid", outcome.reason)

@@ -95,6 +95,31 @@ def group_section(archive: Archive, node_id: int, benchmark: str, group: tuple[i
     return members
 
 
+def recombine_section(archive: Archive, node_id: int, second: int, benchmark: str, dest: Path) -> dict[str, Any]:
+    """The second parent for a recombination: its code (recombine/agent/), both parents'
+    diffs from their nearest common ancestor, and what each resolves."""
+    ours, theirs = archive.lineage(node_id), archive.lineage(second)
+    common = [a for a, b in zip(ours, theirs, strict=False) if a.id == b.id][-1]
+    folder = dest / "recombine"
+    archive.materialize(archive.node(second).snapshot, folder / "agent")
+    (folder / "this_agent.diff").write_text(archive.diff(common.snapshot, ours[-1].snapshot))
+    (folder / "second_parent.diff").write_text(archive.diff(common.snapshot, theirs[-1].snapshot))
+
+    def resolved(node: int) -> list[str]:
+        return sorted(e.task_id for e in archive.evaluations(node, benchmark) if e.resolved)
+
+    return {
+        "second_parent": second,
+        "common_ancestor": common.id,
+        "score": score(archive, second, benchmark),
+        "summary": theirs[-1].origin.get("summary", ""),
+        "resolves_that_this_agent_does_not": sorted(set(resolved(second)) - set(resolved(node_id))),
+        "agent": "recombine/agent",
+        "this_agent_diff": "recombine/this_agent.diff",
+        "second_parent_diff": "recombine/second_parent.diff",
+    }
+
+
 def build(
     archive: Archive,
     suite: Suite,
@@ -103,9 +128,11 @@ def build(
     dest: Path,
     budget: dict[str, Any],
     group: tuple[int, ...] = (),
+    second: int | None = None,
 ) -> Path:
     """The evidence folder for `node_id`'s meta agent; with `group` (gea), a `group` section
-    holding the other members' experience."""
+    holding the other members' experience; with `second` (--recombine), a `recombine`
+    section and the second parent's code, to make one child of both."""
     dest.mkdir(parents=True, exist_ok=True)
     tasks = []
     for ev in archive.evaluations(node_id, benchmark):
@@ -160,7 +187,10 @@ def build(
     }
     if group:
         summary["group"] = group_section(archive, node_id, benchmark, group, dest)
+    if second is not None:
+        summary["recombine"] = recombine_section(archive, node_id, second, benchmark, dest)
     (dest / "summary.json").write_text(json.dumps(summary, indent=2))
     for path in [dest, *dest.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
+        if not path.is_symlink():  # a link in an agent's code may point anywhere: never follow it
+            path.chmod(0o755 if path.is_dir() else 0o644)
     return dest

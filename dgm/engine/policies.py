@@ -27,6 +27,7 @@ class Expand:
     parent: int
     generation: int = 0
     group: tuple[int, ...] = ()  # gea: the parent's group, whose experience its meta agent gets
+    second: int | None = None  # --recombine: a second parent from another lineage, for one child of both
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,30 @@ class GEAPolicy(HGMPolicy):
             group.append(best)
             others.remove(best)
         return Expand(parent, group=tuple(group))
+
+
+def complement(view: View, first: int) -> int | None:
+    """The second parent for `first` (--recombine): an admitted node of another lineage
+    (neither its ancestor nor its descendant) that resolves most of what `first` does not,
+    then the better one; None when no other lineage resolves anything `first` does not."""
+    related = {first}
+    node: int | None = first
+    while node is not None:  # its ancestors
+        related.add(node)
+        node = view.nodes[node].parent_id
+    others = [i for i in view.parents() if i not in related and not _descends(view, i, first)]
+    gains = {i: len(view.nodes[i].resolved - view.nodes[first].resolved) for i in others}
+    ranked = sorted((i for i in others if gains[i]), key=lambda i: (-gains[i], -view.nodes[i].mean, i))
+    return ranked[0] if ranked else None
+
+
+def _descends(view: View, node: int, ancestor: int) -> bool:
+    current = view.nodes[node].parent_id
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = view.nodes[current].parent_id
+    return False
 
 
 POLICIES: dict[str, type] = {p.name: p for p in (HGMPolicy, DGMPolicy, GEAPolicy)}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import RunConfig
-from .policies import POLICIES, Action, Allowance, InFlight, Policy
+from .policies import POLICIES, Action, Allowance, Expand, InFlight, Policy, complement
 from .selectors import Selector, make_selector
 from .view import View
 
@@ -36,6 +36,7 @@ class Scheduler:
     max_evals: int | None = None
     max_expansions: int | None = None
     cooldown: float = 0.0
+    recombine: float = 0.0  # the chance an expansion also takes a second parent (policies.complement)
 
     def _used(self, view: View, flight: InFlight) -> tuple[int, int]:
         """(evaluations, expansions) done or in flight."""
@@ -83,9 +84,14 @@ class Scheduler:
             threshold=cfg.threshold,
             group_size=cfg.group_size,
         )
-        return cls(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown)
+        return cls(policy, cfg.seed, cfg.max_evals, cfg.max_expansions, cfg.cooldown, cfg.recombine)
 
     def ask(self, view: View, flight: InFlight, decision: int) -> Action | None:
         """The next action, or None (wait for in-flight work, or nothing is left)."""
         rng = random.Random(f"{self.seed}:{decision}")
-        return self.policy.next(view, flight, self.allowance(view, flight), rng)
+        action = self.policy.next(view, flight, self.allowance(view, flight), rng)
+        if isinstance(action, Expand) and self.recombine and rng.random() < self.recombine:
+            second = complement(view, action.parent)
+            if second is not None:
+                action = dataclasses.replace(action, second=second)
+        return action

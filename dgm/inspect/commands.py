@@ -82,6 +82,8 @@ def show_cmd(run_dir: Path, node: str) -> None:
         f"{'  — best agent' if info.id == data.best else ''}"
     )
     click.echo(f"parent       {info.parent_id if info.parent_id is not None else '-'}")
+    if info.second_parent_id is not None:
+        click.echo(f"second parent {info.second_parent_id}  (recombined; CMP credits the clade of the parent above)")
     click.echo(f"children     {', '.join(map(str, info.children)) or '-'}")
     click.echo(f"snapshot     {info.snapshot}")
     if info.not_admitted:

@@ -48,6 +48,7 @@ class NodeInfo:
     scores: dict[str, Score] = field(default_factory=dict)
     children: tuple[int, ...] = ()
     not_admitted: str | None = None  # why the run's admission rule keeps it from being a parent
+    second_parent_id: int | None = None  # a recombined child's other parent
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             {lbl: Score(*c) for (i, lbl), c in counts.items() if i == n.id},
             tuple(children[n.id]),
             view.refusal(n.id) if n.status == "valid" else None,
+            n.second_parent_id,
         )
         for n in nodes
     }

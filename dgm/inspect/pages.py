@@ -36,6 +36,7 @@ function show(id) {
   document.getElementById('details').textContent =
     'node ' + id + ' (' + d.status + (d.reason ? ': ' + d.reason : '') + ')' +
     '\\nparent: ' + (d.parent === null ? '-' : d.parent) +
+    (d.second_parent === null ? '' : '\\nsecond parent: ' + d.second_parent + ' (recombined)') +
     '\\nscores:\\n' + scores +
     '\\n\\nmeta agent: ' + (d.summary || '-') + '\\nproposal: ' + (d.proposal || '-') +
     '\\n\\ndiff vs parent:\\n' + (d.diff || '(none)');
@@ -56,6 +57,7 @@ def _node_details(archive: Archive, data: RunData) -> dict[str, Any]:
             "status": node.status,
             "reason": node.reason,
             "parent": node.parent_id,
+            "second_parent": node.second_parent_id,
             "scores": {label: score.text() for label, score in node.scores.items()},
             "summary": node.origin.get("summary", ""),
             "proposal": node.origin.get("proposal", ""),

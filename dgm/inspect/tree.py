@@ -15,7 +15,9 @@ def text(data: RunData) -> str:
     def walk(node_id: int, prefix: str, last: bool, root: bool) -> None:
         node = data.nodes[node_id]
         score = node.scores.get(data.label)
-        mark = " *" if node_id == data.best else ""
+        mark = (f" (+ {node.second_parent_id})" if node.second_parent_id else "") + (
+            " *" if node_id == data.best else ""
+        )
         status = "" if node.status == "valid" else f" [{node.status}{': ' + node.reason[:60] if node.reason else ''}]"
         head = "" if root else prefix + ("└── " if last else "├── ")
         lines.append(f"{head}{node_id}  {score.text() if score else '-'}{status}{mark}")
@@ -25,7 +27,7 @@ def text(data: RunData) -> str:
 
     for root in (n.id for n in data.nodes.values() if n.parent_id is None):
         walk(root, "", True, True)
-    lines.append(f"(score on {data.label}: resolved/n [95% interval]; * best agent)")
+    lines.append(f"(score on {data.label}: resolved/n [95% interval]; (+ N) second parent; * best agent)")
     return "\n".join(lines)
 
 
@@ -53,6 +55,8 @@ def dot(data: RunData) -> str:
         if node.parent_id is not None:
             bold = ' [penwidth=3, color="#1f4fd1"]' if node.id in data.best_lineage else ""
             out.append(f"  n{node.parent_id} -> n{node.id}{bold};")
+        if node.second_parent_id is not None:
+            out.append(f'  n{node.second_parent_id} -> n{node.id} [style=dashed, label="second parent"];')
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -94,6 +98,12 @@ def svg(data: RunData, interactive: bool = False) -> str:
                 f'<line x1="{px + NODE_W / 2:.0f}" y1="{py + NODE_H:.0f}" x2="{x + NODE_W / 2:.0f}" '
                 f'y2="{y:.0f}" stroke="{"#1f4fd1" if on_best else "#999"}" '
                 f'stroke-width="{3 if on_best else 1.2}"/>'
+            )
+        if node.second_parent_id is not None and node.second_parent_id in pos:
+            (px, py), (x, y) = pos[node.second_parent_id], pos[node.id]
+            parts.append(
+                f'<line class="second-parent" x1="{px + NODE_W / 2:.0f}" y1="{py + NODE_H:.0f}" '
+                f'x2="{x + NODE_W / 2:.0f}" y2="{y:.0f}" stroke="#999" stroke-width="1.2" stroke-dasharray="5,4"/>'
             )
     for node in data.nodes.values():
         x, y = pos[node.id]

@@ -46,6 +46,22 @@ class ImproveTest(unittest.TestCase):
         self.assertEqual(improve.group_experience(evidence, {"task_id": "t2"}), "")
         self.assertEqual(improve.group_experience({"tasks": []}, {"task_id": "t1"}), "")
 
+    def test_a_recombined_child_is_told_where_its_second_parent_is(self):
+        evidence = {
+            "recombine": {
+                "second_parent": 6,
+                "resolves_that_this_agent_does_not": ["t3"],
+                "agent": "recombine/agent",
+                "second_parent_diff": "recombine/second_parent.diff",
+                "this_agent_diff": "recombine/this_agent.diff",
+            }
+        }
+        text = improve.recombination(evidence)
+        self.assertIn("agent 6", text)
+        self.assertIn("/evidence/recombine/second_parent.diff", text)
+        self.assertIn("t3", text)
+        self.assertEqual(improve.recombination({"tasks": []}), "")
+
 
 if __name__ == "__main__":
     unittest.main()
