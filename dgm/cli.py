@@ -484,6 +484,13 @@ def _evolve_options(fn):
             f"local model; {_described(UPSTREAMS)}.",
         ),
         setting("--model", "Model name at the upstream (default: the upstream's first)."),
+        setting(
+            "--teacher-model",
+            "A stronger model: before each expansion the shipped seed task agent attempts the parent's first "
+            "failed task with it (metered, role teacher), and its trajectory, patch and verdict join the meta "
+            "agent's evidence as `teacher`.",
+            metavar="NAME",
+        ),
         *[
             click.option(
                 f"--model-{role}",

@@ -24,7 +24,8 @@ def load_evidence(evidence: Path) -> dict:
 
 
 def choose_focus(evidence: dict) -> dict | None:
-    """The task to learn from: an empty patch first, then a timeout, then any failure."""
+    """The task to learn from: the one a teacher model attempted, else an empty patch
+    first, then a timeout, then any failure."""
     failed = [t for t in evidence.get("tasks", []) if not t.get("resolved")]
 
     def rank(task: dict) -> int:
@@ -32,7 +33,8 @@ def choose_focus(evidence: dict) -> dict | None:
             return 0
         return 1 if task.get("exit") == "timeout" else 2
 
-    return sorted(failed, key=rank)[0] if failed else None
+    teacher = (evidence.get("teacher") or {}).get("task_id")
+    return sorted(failed, key=lambda t: (t.get("task_id") != teacher, rank(t)))[0] if failed else None
 
 
 def _clip(text: str, limit: int = CLIP) -> str:
@@ -87,6 +89,18 @@ def group_experience(evidence: dict, focus: dict | None) -> str:
     return "\n\n".join(lines)
 
 
+def teacher_attempt(evidence: dict, focus: dict | None) -> str:
+    """A stronger model's attempt at the focus task (--teacher-model), if there was one."""
+    teacher = evidence.get("teacher")
+    if not teacher or not focus or teacher.get("task_id") != focus.get("task_id"):
+        return ""
+    verdict = "RESOLVED it" if teacher.get("resolved") else f"did not resolve it ({teacher.get('reason')})"
+    return (
+        f"A stronger model, {teacher.get('model')}, driving the original seed agent, {verdict}. "
+        f"Its patch:\n{_clip(teacher.get('patch') or '(empty)', 2000)}"
+    )
+
+
 def recombination(evidence: dict) -> str:
     """For a child of two parents (--recombine): where the second parent's code and both
     parents' changes since their common ancestor are, and what it resolves that this agent
@@ -103,7 +117,9 @@ def recombination(evidence: dict) -> str:
     )
 
 
-def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str, group: str = "") -> dict:
+def diagnose(
+    model: fm.Model, evidence: Path, focus: dict | None, memory: str, group: str = "", teacher: str = ""
+) -> dict:
     if focus is None:
         return {
             "summary": "every task was resolved",
@@ -121,6 +137,7 @@ def diagnose(model: fm.Model, evidence: Path, focus: dict | None, memory: str, g
             test_output=_clip(focus.get("test_output") or ""),
             trajectory=trajectory_tail(evidence, focus),
             group=group or "(no other agent of a group tried this task)",
+            teacher=teacher or "(no teacher model tried this task)",
         )
     )
     messages = [{"role": "user", "content": prompt}]
@@ -163,7 +180,9 @@ def run(agent: Path, evidence_dir: Path, out: Path) -> int:
     memory = memory_file.read_text() if memory_file.exists() else ""
     model = fm.connect()
     try:
-        diagnosis = diagnose(model, evidence_dir, focus, memory, group_experience(evidence, focus))
+        diagnosis = diagnose(
+            model, evidence_dir, focus, memory, group_experience(evidence, focus), teacher_attempt(evidence, focus)
+        )
     except (fm.BudgetExhausted, fm.ModelError) as exc:
         (out / "improve.json").write_text(json.dumps({"status": "no_diagnosis", "detail": str(exc)}, indent=2))
         return 0

@@ -46,6 +46,7 @@ class RunConfig:
     fm: str = "auto"  # the model upstream: auto, openai[:URL], local, scripted:FILE, replay:RUN
     model: str | None = None  # a model name at the upstream (default: the upstream's first)
     models: dict[str, str] = field(default_factory=dict)  # role -> model name, over `model` (see ROLES)
+    teacher_model: str | None = None  # a stronger model whose attempt at the parent's focus task joins the evidence
     benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
     mode: str = "hgm"  # hgm | dgm | gea
     selector: str | None = None  # parent selector (default: cmp_thompson for hgm, score_child_prop for dgm)

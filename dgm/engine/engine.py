@@ -66,6 +66,7 @@ class Running:
     action: Expand | Evaluate
     token: str
     future: concurrent.futures.Future
+    extra_tokens: tuple[str, ...] = ()  # e.g. the teacher's, revoked with the job's
 
 
 @dataclass
@@ -327,7 +328,9 @@ class Engine:
                 )
                 tree = scan(ev, EVIDENCE_LIMITS)
             snapshot = archive.node(parent).snapshot
-            request = ExpandRequest(job.id, parent, snapshot, tree, token, action.generation)
+            teacher = self._teacher(archive, gw, job.id, parent)
+            request = ExpandRequest(job.id, parent, snapshot, tree, token, action.generation, teacher)
+            extra = (teacher.token,) if teacher else ()
             with_group = f" with its group {', '.join(map(str, group))}" if group else ""
             with_second = f" recombined with node {second}" if second is not None else ""
             self.progress.note(f"job {job.id}: expand node {parent}{with_group}{with_second}")
@@ -337,11 +340,29 @@ class Engine:
             budget = Budget(tokens=self.config.job_tokens)
             token = gw.issue_token(job.id, node, budget, model=self.config.model_for("solve"), role="solve")
             request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token)
+            extra = ()
         future = self.executor.submit(request)
-        self.running[job.id] = Running(job, action, token, future)
+        self.running[job.id] = Running(job, action, token, future, extra)
+
+    def _teacher(self, archive: Archive, gw: Gateway, job_id: int, parent: int) -> work.Teacher | None:
+        """--teacher-model: the parent's first failed task (in the run's task order) for the
+        teacher to attempt, with a token pinned to the teacher's model (role `teacher`,
+        metered to this job); None without a teacher or a failure."""
+        model = self.config.teacher_model
+        if model is None:
+            return None
+        failed = {e.task_id for e in archive.evaluations(parent, self.config.benchmark) if not e.resolved}
+        order = self.cache.tasks if self.cache else ()
+        task = next((t for t in order if t in failed), None)
+        if task is None:
+            return None
+        token = gw.issue_token(job_id, parent, Budget(tokens=self.config.job_tokens), model=model, role="teacher")
+        return work.Teacher(task, token, model)
 
     def _finish(self, archive: Archive, gw: Gateway, run: Running) -> None:
         gw.revoke_token(run.token)
+        for token in run.extra_tokens:
+            gw.revoke_token(token)
         job = run.job
         try:
             outcome = run.future.result()

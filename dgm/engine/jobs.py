@@ -27,6 +27,7 @@ class ExpandRequest:
     evidence: ScannedTree  # /evidence for the meta agent
     token: str  # the job's gateway credential
     generation: int
+    teacher: work.Teacher | None = None  # --teacher-model: the teacher's task, token and model
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,17 @@ class Context:
 
 
 @dataclass(frozen=True)
+class Teacher:
+    """--teacher-model: the shipped seed task agent runs the parent's focus task under a
+    stronger model (the token pins it, role `teacher`, metered to the expand job) before the
+    meta agent starts; its trajectory, patch and verdict join the evidence as `teacher`."""
+
+    task_id: str
+    token: str
+    model: str
+
+
+@dataclass(frozen=True)
 class ExpandJob:
     job_id: int
     parent_id: int
@@ -48,6 +59,7 @@ class ExpandJob:
     work: Path
     token: str
     generation: int
+    teacher: Teacher | None = None
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,45 @@ def _tail(text: str, n: int = 1500) -> str:
     return text[-n:]
 
 
+def run_teacher(ctx: Context, job: ExpandJob) -> None:
+    """The teacher's attempt at its task, added to the job's evidence (teacher/ and the
+    summary's `teacher` section)."""
+    teacher = job.teacher
+    assert teacher is not None
+    seed = agent_exec.seed_tree(job.work / "teacher-code")
+    attempt = evaluate(
+        ctx.backend,
+        ctx.grader,
+        ctx.suite.task(teacher.task_id),
+        seed,
+        agent_exec.Access(ctx.socket, teacher.token),
+        job.work / "teacher",
+        limits=ctx.solve_limits,
+    )
+    folder = job.evidence / "teacher"
+    folder.mkdir(exist_ok=True)
+    trajectory = attempt.agent.out / "trajectory.jsonl" if attempt.agent else None
+    (folder / "trajectory.jsonl").write_text(
+        trajectory.read_text(errors="replace")[-TRAJECTORY_LIMIT:] if trajectory and trajectory.exists() else ""
+    )
+    summary_path = job.evidence / "summary.json"
+    summary = json.loads(summary_path.read_text())
+    summary["teacher"] = {
+        "task_id": teacher.task_id,
+        "model": teacher.model,
+        "resolved": attempt.verdict.resolved,
+        "reason": attempt.verdict.reason,
+        "patch": attempt.patch[-20_000:],
+        "trajectory": "teacher/trajectory.jsonl",
+    }
+    summary_path.write_text(json.dumps(summary, indent=2))
+    for path in (folder, folder / "trajectory.jsonl", summary_path):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
+    if job.teacher is not None:
+        run_teacher(ctx, job)
     host = agent_exec.Host(ctx.backend, agent_exec.Access(ctx.socket, job.token), ctx.improve_limits)
     run = agent_exec.improve(host, job.code, job.evidence, job.work / "improve")
     report_path = run.out / "improve.json"

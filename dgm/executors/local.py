@@ -38,7 +38,14 @@ class LocalExecutor:
         if isinstance(request, ExpandRequest):
             write_evidence(request.evidence, folder / "evidence")
             spec = work.ExpandJob(
-                request.job_id, request.parent_id, code, folder / "evidence", folder, request.token, request.generation
+                request.job_id,
+                request.parent_id,
+                code,
+                folder / "evidence",
+                folder,
+                request.token,
+                request.generation,
+                request.teacher,
             )
             return self.pool.submit(_expand, env.context, spec)
         assert isinstance(request, EvaluateRequest)

@@ -162,7 +162,14 @@ def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], 
             if isinstance(request, ExpandRequest):
                 evidence = write_evidence(request.evidence, folder / "evidence")
                 spec = work.ExpandJob(
-                    request.job_id, request.parent_id, code, evidence, folder, request.token, request.generation
+                    request.job_id,
+                    request.parent_id,
+                    code,
+                    evidence,
+                    folder,
+                    request.token,
+                    request.generation,
+                    request.teacher,
                 )
                 return work.run_expand(ctx, spec), stats
             assert isinstance(request, EvaluateRequest)

@@ -62,6 +62,22 @@ class ImproveTest(unittest.TestCase):
         self.assertIn("t3", text)
         self.assertEqual(improve.recombination({"tasks": []}), "")
 
+    def test_the_teachers_task_is_the_focus_and_its_patch_is_shown(self):
+        tasks = [
+            {"task_id": "a", "resolved": False, "patch": ""},
+            {"task_id": "b", "resolved": False, "patch": "x", "exit": "error"},
+        ]
+        teacher = {"task_id": "b", "model": "big-m", "resolved": True, "patch": "+ the fix"}
+        evidence = {"tasks": tasks, "teacher": teacher}
+        focus = improve.choose_focus(evidence)
+        self.assertEqual(focus["task_id"], "b")
+        text = improve.teacher_attempt(evidence, focus)
+        self.assertIn("big-m", text)
+        self.assertIn("RESOLVED it", text)
+        self.assertIn("+ the fix", text)
+        self.assertEqual(improve.teacher_attempt({"tasks": tasks}, focus), "")
+        self.assertEqual(improve.choose_focus({"tasks": tasks})["task_id"], "a")
+
 
 if __name__ == "__main__":
     unittest.main()
