@@ -453,6 +453,7 @@ def _evolve_options(fn):
     from .engine.config import ROLES, RunConfig
     from .engine.final import RULES
     from .engine.policies import POLICIES
+    from .engine.recipes import RECIPES
     from .engine.selectors import SELECTORS
     from .executors import ALIASES as EXECUTOR_ALIASES
     from .executors import EXECUTORS
@@ -501,6 +502,12 @@ def _evolve_options(fn):
             for role, what in ROLES.items()
         ],
         setting("--benchmark", "Suite the agents evolve on.", metavar="SUITE[:split]"),
+        setting(
+            "--recipe",
+            "A preset of mode, selector, admission and recombination from one of the systems dgm reproduces "
+            "(`dgm recipes` lists them); the config file and flags override its levers.",
+            type=click.Choice(sorted(RECIPES)),
+        ),
         setting("--mode", f"Search policy: {_described(POLICIES)}.", type=click.Choice(sorted(POLICIES))),
         setting(
             "--selector",
@@ -647,6 +654,15 @@ def status(run_dir: Path, as_json: bool) -> None:
         click.echo(json.dumps(result, sort_keys=True))
         return
     for line in lines(result):
+        click.echo(line)
+
+
+@main.command("recipes")
+def recipes_cmd() -> None:
+    """The recipes `dgm evolve --recipe` takes: each system's paper and the levers it sets."""
+    from .engine.recipes import lines
+
+    for line in lines():
         click.echo(line)
 
 

@@ -46,6 +46,7 @@ class RunConfig:
     fm: str = "auto"  # the model upstream: auto, openai[:URL], local, scripted:FILE, replay:RUN
     model: str | None = None  # a model name at the upstream (default: the upstream's first)
     models: dict[str, str] = field(default_factory=dict)  # role -> model name, over `model` (see ROLES)
+    recipe: str | None = None  # a preset of the levers below (recipes.py): dgm | hgm | gea | darwinx
     teacher_model: str | None = None  # a stronger model whose attempt at the parent's focus task joins the evidence
     benchmark: str = "builtin:dev"  # suite and split the agents are evolved on
     mode: str = "hgm"  # hgm | dgm | gea
@@ -194,6 +195,17 @@ def _coerce(values: dict[str, Any], source: str) -> dict[str, Any]:
     return out
 
 
+def _recipe(name: Any) -> dict[str, Any]:
+    """The settings recipe `name` presets (below the config file and the flags)."""
+    from .recipes import RECIPES
+
+    if name is None:
+        return {}
+    if name not in RECIPES:
+        raise ConfigError(f"config: recipe = {name!r} is not valid; expected one of {', '.join(RECIPES)}")
+    return dict(RECIPES[name].settings)
+
+
 def _price_pair(pair: Any) -> bool:
     return (
         isinstance(pair, tuple)
@@ -227,7 +239,8 @@ def resolve(
     endpoint (see `env_model`)."""
     flags = _coerce({k: v for k, v in flags.items() if v is not None}, "flags")
     stored = _coerce(stored or {}, "the archive's run")
-    merged = {**stored, **file_values, **flags}
+    recipe = _recipe(flags.get("recipe") or file_values.get("recipe"))
+    merged = {**stored, **recipe, **file_values, **flags}
     for key in ("prices", "models"):  # tables merge entry by entry
         tables = [d.get(key) for d in (stored, file_values, flags) if isinstance(d.get(key), dict)]
         if tables:
