@@ -78,3 +78,21 @@ def evolve_ok(run: Path, tasks: Path, script: Path, *extra: str) -> str:
     result = evolve(run, tasks, script, *extra)
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def evidence_keeping_script(root: Path) -> Path:
+    """SCRIPT with meta agents that copy their /evidence/summary.json into their own code,
+    so each child's snapshot shows what its meta agent was given (see `evidence_seen`)."""
+    script = json.loads(json.dumps(SCRIPT))
+    keep = "cp /evidence/summary.json seed_agent/memory/evidence.json"
+    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = keep
+    path = root / "evidence-script.json"
+    path.write_text(json.dumps(script))
+    return path
+
+
+def evidence_seen(archive, node_id: int, scratch: Path) -> dict:
+    """The evidence summary child `node_id`'s meta agent was given (evidence_keeping_script)."""
+    dest = scratch / f"seen-{node_id}"
+    archive.materialize(archive.node(node_id).snapshot, dest)
+    return json.loads((dest / "seed_agent" / "memory" / "evidence.json").read_text())

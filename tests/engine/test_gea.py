@@ -3,13 +3,11 @@ performance and novelty, and its meta agent's evidence holds the group's experie
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 
 from archive import Archive
 from dgm.engine.policies import Allowance, Expand, GEAPolicy, InFlight, jaccard_distance
-from tests.engine.conftest import SCRIPT, evolve_ok
+from tests.engine.conftest import evidence_keeping_script, evidence_seen, evolve_ok
 from tests.engine.test_policies import TASKS, node, view
 
 
@@ -40,11 +38,7 @@ def test_a_gea_run_gives_each_meta_agent_its_groups_experience(engine_env, tmp_p
     """The scripted meta agent copies its /evidence/summary.json into its own code, so the
     child's snapshot shows what its meta agent was given."""
     tasks, _ = engine_env
-    script = copy.deepcopy(SCRIPT)
-    keep = "cp /evidence/summary.json seed_agent/memory/evidence.json"
-    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = keep
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(script))
+    path = evidence_keeping_script(tmp_path)
     run = tmp_path / "run"
     evolve_ok(run, tasks, path, "--mode", "gea", "--group-size", "2", "--max-expansions", "4", "--max-evals", "16")
     with Archive.for_run(run) as ar:
@@ -52,8 +46,7 @@ def test_a_gea_run_gives_each_meta_agent_its_groups_experience(engine_env, tmp_p
         grouped = [(n, expands[n.origin["job"]]) for n in ar.nodes() if n.origin.get("job") in expands]
         seen = []
         for child, payload in grouped:
-            ar.materialize(child.snapshot, tmp_path / f"c{child.id}")
-            evidence = json.loads((tmp_path / f"c{child.id}" / "seed_agent/memory/evidence.json").read_text())
+            evidence = evidence_seen(ar, child.id, tmp_path)
             members = [m["node_id"] for m in evidence.get("group", [])]
             assert members == [m for m in payload.get("group", []) if m != payload["parent"]]
             seen += evidence.get("group", [])

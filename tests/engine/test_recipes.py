@@ -5,9 +5,6 @@ tests/cli/test_agent_sources) go further."""
 
 from __future__ import annotations
 
-import copy
-import json
-
 import pytest
 from click.testing import CliRunner
 
@@ -15,7 +12,7 @@ from archive import Archive
 from dgm.cli import main
 from dgm.engine.config import ConfigError, resolve
 from dgm.engine.recipes import RECIPES
-from tests.engine.conftest import SCRIPT, evolve, evolve_ok
+from tests.engine.conftest import evidence_keeping_script, evidence_seen, evolve, evolve_ok
 
 
 def test_a_recipe_sets_its_levers_and_flags_override_them():
@@ -50,19 +47,12 @@ def test_the_dgm_and_hgm_recipes_run_their_search(engine_env, tmp_path, bwrap, r
 
 def test_the_gea_recipe_gives_meta_agents_their_groups_experience(engine_env, tmp_path, bwrap):
     tasks, _ = engine_env
-    script = copy.deepcopy(SCRIPT)
-    keep = "cp /evidence/summary.json seed_agent/memory/evidence.json"
-    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = keep
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(script))
+    path = evidence_keeping_script(tmp_path)
     run = tmp_path / "run"
     evolve_ok(run, tasks, path, "--recipe", "gea", "--max-expansions", "4", "--max-evals", "16")
-    groups = []
     with Archive.for_run(run) as ar:
-        for child in (n for n in ar.nodes() if n.parent_id is not None):
-            ar.materialize(child.snapshot, tmp_path / f"c{child.id}")
-            evidence = json.loads((tmp_path / f"c{child.id}" / "seed_agent/memory/evidence.json").read_text())
-            groups += evidence.get("group", [])
+        children = [n.id for n in ar.nodes() if n.parent_id is not None]
+        groups = [m for child in children for m in evidence_seen(ar, child, tmp_path).get("group", [])]
     assert groups and all("tasks_this_agent_failed" in m for m in groups)
 
 

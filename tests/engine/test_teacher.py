@@ -4,22 +4,15 @@ verdict, patch and trajectory join the meta agent's evidence."""
 
 from __future__ import annotations
 
-import copy
-import json
-
 from archive import Archive
 from dgm.engine.status import task_order
 from dgm.suites import load_suite
-from tests.engine.conftest import SCRIPT, evolve_ok
+from tests.engine.conftest import evidence_keeping_script, evidence_seen, evolve_ok
 
 
 def test_the_teachers_attempt_is_metered_under_its_model_and_joins_the_evidence(engine_env, tmp_path, bwrap):
     tasks, _ = engine_env
-    script = copy.deepcopy(SCRIPT)
-    keep = "cp /evidence/summary.json seed_agent/memory/evidence.json"  # the child shows what its meta agent got
-    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = keep
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(script))
+    path = evidence_keeping_script(tmp_path)
     run = tmp_path / "run"
     evolve_ok(run, tasks, path, "--teacher-model", "teacher-m", "--max-expansions", "1", "--max-evals", "4")
     with Archive.for_run(run) as ar:
@@ -27,11 +20,10 @@ def test_the_teachers_attempt_is_metered_under_its_model_and_joins_the_evidence(
         calls = [c for c in ar.fm_calls() if c.role == "teacher"]
         assert calls and {(c.model, c.job_id) for c in calls} == {("teacher-m", expand.id)}
         child = next(n for n in ar.nodes() if n.parent_id == 1)
-        ar.materialize(child.snapshot, tmp_path / "child")
+        teacher = evidence_seen(ar, child.id, tmp_path)["teacher"]
         failed = {e.task_id for e in ar.evaluations(1) if not e.resolved}
     order = task_order([t.id for t in load_suite(f"taskdir:{tasks}").tasks], 0)  # the run's (seed 0)
     first_failed = next(t for t in order if t in failed)
-    teacher = json.loads((tmp_path / "child" / "seed_agent/memory/evidence.json").read_text())["teacher"]
     assert teacher["model"] == "teacher-m" and teacher["task_id"] == first_failed
     assert teacher["resolved"] is False and teacher["trajectory"] == "teacher/trajectory.jsonl"
 
