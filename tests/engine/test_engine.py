@@ -23,7 +23,7 @@ SLUG = "text-slug-separators"
 def archive_state(run):
     with Archive.for_run(run) as ar:
         assert ar.integrity_check() == []
-        nodes = [(n.id, n.parent_id, n.snapshot, n.status) for n in ar.nodes()]
+        nodes = [(n.id, n.parent_id, n.second_parent_id, n.snapshot, n.status) for n in ar.nodes()]
         evals = sorted((e.node_id, e.task_id, e.resolved, e.attempt) for e in ar.evaluations())
         return nodes, evals
 

@@ -11,6 +11,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from archive import Archive
 from tests.engine.conftest import SCRIPT, evolve_cmd
 from tests.engine.test_engine import archive_state
@@ -73,6 +75,18 @@ def test_ray_run_equals_local_run(ray_cluster, engine_env, tmp_path):
     assert metering(tmp_path / "ray") == metering(tmp_path / "local")
     used = [node_cache_use(c, tmp_path / "ray") for c in ray_cluster.caches.values()]
     assert sum(used) >= 1, "no worker node materialized any agent"
+    assert sandbox_processes() == []
+
+
+@pytest.mark.parametrize("recipe", [["--recipe", "gea"], ["--recipe", "darwinx", "--teacher-model", "teacher-m"]])
+def test_ray_run_equals_local_run_under_the_recipes(ray_cluster, engine_env, tmp_path, recipe):
+    """Groups, admission, second parents and the teacher's attempt (run on a worker) travel
+    as job values: a Ray run is the local run."""
+    tasks, script = engine_env
+    run_evolve(tmp_path / "local", tasks, script, *recipe)
+    run_evolve(tmp_path / "ray", tasks, script, *recipe, "--executor", "ray", "--ray-address", ray_cluster.address)
+    assert archive_state(tmp_path / "ray") == archive_state(tmp_path / "local")
+    assert metering(tmp_path / "ray") == metering(tmp_path / "local")
     assert sandbox_processes() == []
 
 
