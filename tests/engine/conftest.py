@@ -96,3 +96,29 @@ def evidence_seen(archive, node_id: int, scratch: Path) -> dict:
     dest = scratch / f"seen-{node_id}"
     archive.materialize(archive.node(node_id).snapshot, dest)
     return json.loads((dest / "seed_agent" / "memory" / "evidence.json").read_text())
+
+
+def fix_call(task_id: str) -> dict:
+    """A scripted tool call applying the built-in task's reference patch (the test double
+    knows the answer; an agent never sees it)."""
+    patch = (BUILTIN_DIR / task_id / "reference.patch").read_text()
+    return {"name": "bash", "arguments": {"command": f"git apply <<'PATCH'\n{patch}PATCH"}}
+
+
+def branching_script(root: Path, branches: dict[str, tuple[str, dict]]) -> Path:
+    """SCRIPT whose meta agents write a mark `branch-PARENT-SIBLINGS` into the solve prompt
+    (children inherit their ancestors' marks), and whose task agents, under a mark in
+    `branches` (mark -> (text of the issue, reply)), answer that issue with that reply, so
+    lineages resolve different tasks."""
+    script = json.loads(json.dumps(SCRIPT))
+    mark = (
+        "python3 -c \"import json; s = json.load(open('/evidence/summary.json')); "
+        "print('branch-%d-%d' % (s['node_id'], len(s['siblings'])))\" >> seed_agent/prompts/solve_system.md"
+    )
+    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = mark
+    for i, (name, (text, reply)) in enumerate(branches.items()):
+        rule = {"when": {"turn": 0, "system_contains": name, "contains": text}, "reply": reply}
+        script["rules"].insert(3 + i, rule)
+    path = root / "branching-script.json"
+    path.write_text(json.dumps(script))
+    return path

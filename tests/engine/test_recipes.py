@@ -12,7 +12,14 @@ from archive import Archive
 from dgm.cli import main
 from dgm.engine.config import ConfigError, resolve
 from dgm.engine.recipes import RECIPES
-from tests.engine.conftest import evidence_keeping_script, evidence_seen, evolve, evolve_ok
+from tests.engine.conftest import (
+    branching_script,
+    evidence_keeping_script,
+    evidence_seen,
+    evolve,
+    evolve_ok,
+    fix_call,
+)
 
 
 def test_a_recipe_sets_its_levers_and_flags_override_them():
@@ -56,16 +63,33 @@ def test_the_gea_recipe_gives_meta_agents_their_groups_experience(engine_env, tm
     assert groups and all("tasks_this_agent_failed" in m for m in groups)
 
 
-def test_the_darwinx_recipe_keeps_children_that_extend_nothing_out_of_parenthood(engine_env, tmp_path, bwrap):
-    tasks, script = engine_env
+def test_the_darwinx_recipe_refuses_a_regressing_child_and_recombines_two_lineages(engine_env, tmp_path, bwrap):
+    """Three branches from the seed: the first also fixes pagination, the second also fixes
+    interval merging (each extends the seed: admitted), the third loses the slug fix the seed
+    has (a regression: never a parent). The two admitted lineages complement each other."""
+    tasks, _ = engine_env
+    branches = {
+        "branch-1-0": ("per_page=10", {"tool_calls": [fix_call("app-pagination-page-count")]}),
+        "branch-1-1": ("Back-to-back", {"tool_calls": [fix_call("algo-interval-touching")]}),
+        "branch-1-2": ("several dashes in a row", {"content": "I could not find the problem."}),
+    }
+    path = branching_script(tmp_path, branches)
     run = tmp_path / "run"
-    evolve_ok(run, tasks, script, "--recipe", "darwinx", "--max-expansions", "3", "--max-evals", "12")
+    flags = ("--recipe", "darwinx", "--recombine", "1", "--max-expansions", "8", "--max-evals", "40", "--workers", "1")
+    evolve_ok(run, tasks, path, *flags)
     with Archive.for_run(run) as ar:
-        children = [n for n in ar.nodes() if n.parent_id is not None]
         assert ar.run_config()["admission"] == "preserve_extend"
-    assert children and {n.parent_id for n in children} == {1}
-    shown = CliRunner().invoke(main, ["show", "--run", str(run), str(children[0].id)]).output
-    assert "not a parent: preserve_extend" in shown
+        nodes = ar.nodes()
+        parents = {n.parent_id for n in nodes} | {n.second_parent_id for n in nodes}
+    shown = {n.id: CliRunner().invoke(main, ["show", "--run", str(run), str(n.id)]).output for n in nodes}
+    regressed = [
+        i for i, text in shown.items() if "fails 1 task(s) its parent 1 resolved (text-slug-separators)" in text
+    ]
+    assert regressed and not set(regressed) & parents
+    recombined = [n for n in nodes if n.second_parent_id is not None]
+    assert recombined
+    for child in recombined:
+        assert "not a parent" not in shown[child.parent_id] and "not a parent" not in shown[child.second_parent_id]
 
 
 def test_a_resumed_run_keeps_its_recipe(engine_env, tmp_path, bwrap):

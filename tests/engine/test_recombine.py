@@ -5,7 +5,6 @@ and CMP credits the clade of the first."""
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -17,7 +16,7 @@ from dgm.engine import evidence
 from dgm.engine.policies import Expand, HGMPolicy, InFlight, complement
 from dgm.engine.scheduler import Scheduler
 from dgm.suites import load_suite
-from tests.engine.conftest import SCRIPT, evolve_ok
+from tests.engine.conftest import branching_script, evolve_ok, fix_call
 from tests.engine.test_policies import TASKS, node, view
 
 SEED = node(1, done=TASKS, resolved=("t0",), children=2)
@@ -69,33 +68,15 @@ def test_the_archive_records_a_second_parent(tmp_path):
         assert ar.integrity_check() == []
 
 
-def _fix_pagination_call() -> dict:
-    from dgm.suites.loaders.taskdir import BUILTIN_DIR
-
-    patch = (BUILTIN_DIR / "app-pagination-page-count" / "reference.patch").read_text()
-    return {"name": "bash", "arguments": {"command": f"git apply <<'PATCH'\n{patch}PATCH"}}
-
-
 def test_a_recombining_run_makes_children_of_two_lineages(engine_env, tmp_path, bwrap):
     """The scripted meta agents write a branch mark into the solve prompt, and agents of the
     first branch also fix the pagination task, so the two branches resolve different tasks
     and a parent of the second has the first as its complement."""
     tasks, _ = engine_env
-    script = copy.deepcopy(SCRIPT)
-    mark = (
-        "python3 -c \"import json; s = json.load(open('/evidence/summary.json')); "
-        "print('branch-%d-%d' % (s['node_id'], len(s['siblings'])))\" >> seed_agent/prompts/solve_system.md"
-    )
-    script["rules"][1]["reply"]["tool_calls"][0]["arguments"]["command"] = mark
-    pagination = {
-        "when": {"turn": 0, "system_contains": "branch-1-0", "contains": "per_page=10"},
-        "reply": {"tool_calls": [_fix_pagination_call()]},
-    }
-    script["rules"].insert(3, pagination)
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(script))
+    fix = {"tool_calls": [fix_call("app-pagination-page-count")]}
+    path = branching_script(tmp_path, {"branch-1-0": ("per_page=10", fix)})
     run = tmp_path / "run"
-    evolve_ok(run, tasks, path, "--recombine", "1", "--max-expansions", "6", "--max-evals", "24", "--seed", "1")
+    evolve_ok(run, tasks, path, "--recombine", "1", "--max-expansions", "10", "--max-evals", "36", "--workers", "1")
     with Archive.for_run(run) as ar:
         both = [n for n in ar.nodes() if n.second_parent_id is not None]
         assert both, [(n.id, n.parent_id) for n in ar.nodes()]
