@@ -29,13 +29,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send_json(self, status: int, body: dict[str, Any], extra: dict[str, str] | None = None) -> None:
         data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (extra or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (extra or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the agent went away (its sandbox was closed)
+            log.info("gateway: the client left before its %s answer", status)
+            self.close_connection = True
 
     def _error(self, exc: GatewayError) -> None:
         # x-should-retry: false stops the openai client's own retries: the gateway already retried.

@@ -3,8 +3,10 @@ n > 1, non-text content, the completion cap, the body size and the calls in flig
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
+import time
 
 import httpx2
 import openai
@@ -165,3 +167,23 @@ def test_calls_in_flight_per_job_are_capped(make_gateway, openai_client):
         t.join()
     assert len(answers) == 2 and gw.upstream.calls == 2  # the refused call never reached it
     assert ask(openai_client(gw, token), content="slow").choices[0].message.content == "ok"
+
+
+def test_a_client_that_leaves_before_its_answer_is_no_error(make_gateway, openai_client, capfd):
+    """An agent whose sandbox is closed mid-call (a solve timeout) leaves the gateway
+    writing to a closed socket: it logs that the client left, prints no traceback, and
+    goes on serving."""
+    slow = {"rules": [{"when": {"contains": "slow"}, "reply": {"fault": "hang", "seconds": 1, "content": "late"}}]}
+    gw = make_gateway({"rules": [*slow["rules"], *HELLO["rules"]]})
+    body = json.dumps({"model": "default", "messages": [{"role": "user", "content": "slow"}]}).encode()
+    head = (
+        f"POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer {gw.issue_token()}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(str(gw.socket_path))
+        sock.sendall(head.encode() + body)
+    time.sleep(2.5)  # the answer is written to the closed socket
+    assert ask(openai_client(gw, gw.issue_token())).choices[0].message.content == "hello from the script"
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err
