@@ -35,6 +35,7 @@ class LocalUpstream:
     summary: ClassVar[str] = "the embedded model: offline and weak"
     free: ClassVar[bool] = True  # the embedded model runs here
     sized_by_workers: ClassVar[bool] = True  # make_upstream gives it one slot per worker
+    computes_here: ClassVar[bool] = True  # a call that timed out is still decoding: the gateway does not retry it
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None, slots: int = 1):
         from dgm import model as local_model

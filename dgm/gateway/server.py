@@ -290,7 +290,10 @@ class Gateway:
                     )
                 break
             except concurrent.futures.TimeoutError:
-                error = UpstreamError(f"no answer within {self.retry.timeout_s:g}s")
+                # An upstream on this machine is still decoding the call that timed out: asking
+                # again only queues more work behind it.
+                local = getattr(self.upstream, "computes_here", False)
+                error = UpstreamError(f"no answer within {self.retry.timeout_s:g}s", retryable=not local)
             except UpstreamError as exc:
                 error = exc
             except Exception as exc:  # noqa: BLE001 - a broken upstream is one clear error, not a dead server

@@ -187,3 +187,16 @@ def test_a_client_that_leaves_before_its_answer_is_no_error(make_gateway, openai
     assert ask(openai_client(gw, gw.issue_token())).choices[0].message.content == "hello from the script"
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Exception occurred" not in err
+
+
+def test_a_timed_out_call_to_an_upstream_on_this_machine_is_not_retried(make_gateway, openai_client):
+    """The embedded model keeps decoding a call that timed out; a retry would only queue
+    another one behind it (a thrash under load). Remote upstreams are retried."""
+    hang = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 3}}]}
+    gw = make_gateway(hang, retry=RetryPolicy(attempts=3, base_s=0.01, max_s=0.05, timeout_s=0.5))
+    gw.upstream.computes_here = True
+    with pytest.raises(openai.APIStatusError, match=r"failed after 1 attempt\(s\): no answer within 0.5s"):
+        ask(openai_client(gw, gw.issue_token()))
+    remote = make_gateway(hang, retry=RetryPolicy(attempts=2, base_s=0.01, max_s=0.05, timeout_s=0.5))
+    with pytest.raises(openai.APIStatusError, match=r"failed after 2 attempt\(s\)"):
+        ask(openai_client(remote, remote.issue_token()))
