@@ -98,3 +98,32 @@ def test_a_resumed_run_keeps_its_recipe(engine_env, tmp_path, bwrap):
     evolve_ok(run, tasks, script, "--recipe", "darwinx", "--max-evals", "3")
     again = evolve(run, tasks, script, "--recipe", "gea", "--max-evals", "4")
     assert again.exit_code != 0 and "mode" in again.output
+
+
+def test_the_darwinx_recipe_with_a_teacher_records_and_meters_its_attempt(engine_env, tmp_path, bwrap):
+    tasks, _ = engine_env
+    path = evidence_keeping_script(tmp_path)
+    run = tmp_path / "run"
+    flags = ("--recipe", "darwinx", "--teacher-model", "teacher-m", "--max-expansions", "1", "--max-evals", "4")
+    evolve_ok(run, tasks, path, *flags)
+    with Archive.for_run(run) as ar:
+        expand = ar.jobs.list(kind="expand")[0]
+        teacher_calls = {(c.model, c.job_id) for c in ar.fm_calls() if c.role == "teacher"}
+        child = next(n.id for n in ar.nodes() if n.parent_id == 1)
+        seen = evidence_seen(ar, child, tmp_path)["teacher"]
+    assert teacher_calls == {("teacher-m", expand.id)} and seen["model"] == "teacher-m"
+
+
+def test_a_recipe_run_seeded_from_an_export_starts_from_it(engine_env, tmp_path, bwrap):
+    tasks, script = engine_env
+    first = tmp_path / "first"
+    evolve_ok(first, tasks, script, "--recipe", "hgm", "--max-expansions", "1", "--max-evals", "4")
+    export = tmp_path / "export"
+    assert CliRunner().invoke(main, ["export", "--run", str(first), "2", "--out", str(export)]).exit_code == 0
+    second = tmp_path / "second"
+    evolve_ok(second, tasks, script, "--recipe", "gea", "--seed-agent", str(export), "--max-evals", "3")
+    with Archive.for_run(second) as ar:
+        seed = ar.node(1)
+        assert seed.origin["seed_agent"] == {"path": str(export.resolve())}
+        ar.materialize(seed.snapshot, tmp_path / "seed")
+    assert "Read the code the issue is about" in (tmp_path / "seed/seed_agent/prompts/solve_system.md").read_text()
