@@ -31,10 +31,10 @@ class AgentSource:
 
 
 def readable(root: Path) -> Path:
-    """`root`, every folder and file under it made readable by the sandboxes' other user."""
-    for path in [root, *root.rglob("*")]:
-        if not path.is_symlink():
-            path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+    """`root`, made readable by the sandboxes' other user (engine.node.open_up)."""
+    from .engine.node import open_up
+
+    open_up(root)
     return root
 
 
