@@ -175,6 +175,14 @@ def write(dest: Path, entries: list[ManifestEntry], content: dict[str, bytes], l
         raise
 
 
+def open_up(tree: Path) -> None:
+    """Let sandbox uids read a materialized tree (the archive keeps modes; the sandbox runs
+    as another user). Symlinks are left alone: chmod would follow them."""
+    for path in [tree, *tree.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
+
+
 def verify(tree: ScannedTree, limits: SnapshotLimits) -> ScannedTree:
     """Check a tree that arrived as a value (say, from a worker on another machine) as
     strictly as one scanned here: every content matches its hash and size, the manifest

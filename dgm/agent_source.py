@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from archive import Archive, ArchiveError
+from archive.snapshots import open_up
 
 from . import agent_exec
 from .agent_exec import agent_tree
@@ -31,9 +32,7 @@ class AgentSource:
 
 
 def readable(root: Path) -> Path:
-    """`root`, made readable by the sandboxes' other user (engine.node.open_up)."""
-    from .engine.node import open_up
-
+    """`root`, made readable by the sandboxes' other user."""
     open_up(root)
     return root
 

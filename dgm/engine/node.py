@@ -9,7 +9,7 @@ from pathlib import Path
 
 from archive import Archive
 from archive.manifest import SnapshotLimits
-from archive.snapshots import ScannedTree, write
+from archive.snapshots import ScannedTree, open_up, write
 
 EVIDENCE_LIMITS = SnapshotLimits(max_files=100_000, max_total_bytes=2**30, max_file_bytes=2**28)
 
@@ -34,14 +34,6 @@ def code_cache(archive: Archive, root: Path, snapshot: str) -> Path:
         open_up(partial)
         partial.rename(dest)
     return dest
-
-
-def open_up(tree: Path) -> None:
-    """Let sandbox uids read a materialized tree (the archive keeps modes; the sandbox runs
-    as another user)."""
-    for path in [tree, *tree.rglob("*")]:
-        if not path.is_symlink():
-            path.chmod(path.stat().st_mode | (0o755 if path.is_dir() else 0o644))
 
 
 def write_evidence(tree: ScannedTree, dest: Path) -> Path:

@@ -16,12 +16,12 @@ from typing import Any
 
 from archive.manifest import SnapshotLimits
 from archive.records import ManifestEntry
-from archive.snapshots import write
+from archive.snapshots import open_up, write
 from sandbox import get_backend
 
 from ..engine import work
 from ..engine.jobs import EvaluateRequest, ExpandRequest, Request
-from ..engine.node import job_dir, open_up, write_evidence
+from ..engine.node import job_dir, write_evidence
 from ..suites import Grader, load_suite
 from .relay import Relay
 
