@@ -450,6 +450,7 @@ def _described(registry: dict) -> str:
 
 def _evolve_options(fn):
     from .engine.admission import ADMISSIONS
+    from .engine.citations import POLICIES as PHANTOM
     from .engine.config import ROLES, RunConfig
     from .engine.final import RULES
     from .engine.policies import POLICIES
@@ -518,6 +519,13 @@ def _evolve_options(fn):
             "--admission",
             f"Which valid agents may be parents: {_described(ADMISSIONS)}.",
             metavar="RULE[:ARG]",
+        ),
+        setting(
+            "--phantom",
+            "A child whose meta agent's diagnosis cites a failure, test or log line that the archive refutes: "
+            + "; ".join(f"{k}: {v}" for k, v in PHANTOM.items())
+            + ".",
+            type=click.Choice(sorted(PHANTOM)),
         ),
         setting("--alpha", "hgm: expand when evals ** alpha >= nodes - 1 + pending.", type=float),
         setting("--cooldown", "Fraction of --max-evals at the end spent without expanding.", type=float),

@@ -131,6 +131,7 @@ def diagnose(
         .read_text()
         .format(
             memory=_clip(memory, 2000),
+            task_id=focus.get("task_id", ""),
             statement=_clip(focus.get("statement", "")),
             outcome="timeout" if focus.get("exit") == "timeout" else "not resolved",
             patch=_clip(focus.get("patch") or "(empty: the agent changed nothing)"),

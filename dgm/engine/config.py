@@ -25,6 +25,7 @@ FIXED_ON_RESUME = (
     "threshold",
     "admission",
     "group_size",
+    "phantom",
 )
 # The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
 # the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
@@ -79,6 +80,7 @@ class RunConfig:
     fm_timeout_s: float = 300.0  # one model call's time limit
     fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
+    phantom: str = "flag"  # a diagnosis citing what did not happen: flag (recorded, shown) | reject (invalid)
     tampered_parents: bool = False  # may an agent caught tampering with its grading become a parent?
     executor: str = "threads"  # where jobs run: threads (a pool here) or ray (a cluster)
     ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
@@ -114,6 +116,7 @@ class RunConfig:
 
         self._check_types()
         from .admission import AdmissionError, make_admission
+        from .citations import POLICIES as PHANTOM
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS
@@ -122,6 +125,7 @@ class RunConfig:
             (self.mode in POLICIES, "mode", f"one of {', '.join(POLICIES)}"),
             (self.selector is None or self.selector in SELECTORS, "selector", f"one of {', '.join(SELECTORS)}"),
             (self.final_rule in RULES, "final_rule", f"one of {', '.join(RULES)}"),
+            (self.phantom in PHANTOM, "phantom", f"one of {', '.join(PHANTOM)}"),
             (self.workers >= 1, "workers", "at least 1"),
             (0 < self.alpha <= 1, "alpha", "in (0, 1]"),
             (0 <= self.cooldown < 1, "cooldown", "in [0, 1)"),

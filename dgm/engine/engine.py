@@ -29,7 +29,7 @@ from archive.snapshots import scan
 from .. import agent_exec, agent_source
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from ..suites import Grader, load_suite
-from . import evidence, work
+from . import citations, evidence, work
 from .admission import make_admission
 from .config import RunConfig
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
@@ -399,7 +399,14 @@ class Engine:
 
     def _record_child(self, archive: Archive, job: Job, action: Expand, outcome: work.ExpandOutcome) -> None:
         tokens, usd = archive.fm_usage(job.id)
+        allowed = {*action.group, *([action.second] if action.second is not None else [])}
+        cited = citations.parse(outcome.origin.get("citations"))
+        checked = citations.check(archive, action.parent, cited, allowed)
         origin = {**outcome.origin, "tokens": tokens, "usd": round(usd, 6)}
+        origin["citations"] = [c.as_dict() for c in checked]
+        phantom = citations.summary(checked)
+        if phantom and outcome.valid and self.config.phantom == "reject":
+            outcome = work.ExpandOutcome(outcome.child, False, phantom, outcome.origin)
         status = "valid" if outcome.valid else "invalid"
         with archive.atomic():
             try:
@@ -412,6 +419,9 @@ class Engine:
                 outcome = work.ExpandOutcome(None, False, outcome.reason or f"unstorable child: {exc}", origin)
             if not outcome.valid:
                 archive.set_status(node.id, "invalid", outcome.reason)
+            if phantom:
+                refuted = [c.as_dict() for c in citations.refuted(checked)]
+                archive.log_event("diagnosis_phantom", node_id=node.id, job_id=job.id, data={"refuted": refuted})
             archive.jobs.finish(job.id, self.worker, {"child": node.id, "valid": outcome.valid})
         self.cache.add_node(node.id, action.parent, "valid" if outcome.valid else "invalid", action.generation)
         self.progress.expanded(action.parent, node.id, outcome.valid, outcome.reason, tokens)

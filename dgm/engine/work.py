@@ -6,7 +6,7 @@ back to the driver. Only the driver writes the archive."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,10 @@ from .. import agent_exec
 from ..suites import Grader, Suite
 from ..suites.evaluate import Evaluation, evaluate
 from ..suites.grader import Verdict
+from . import citations
 
 TRAJECTORY_LIMIT = 400_000
+REPORT_LIMIT = 1_000_000  # characters of improve.json read
 
 
 def limits_for(wall_s: float) -> Limits:
@@ -120,19 +122,33 @@ def run_teacher(ctx: Context, job: ExpandJob) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
 
 
+def _report(path: Path) -> dict[str, Any]:
+    """The meta agent's improve.json (agent-written: anything but a JSON object reads as {})."""
+    try:
+        report = json.loads(path.read_text(errors="replace")[:REPORT_LIMIT])
+    except (OSError, ValueError):
+        return {}
+    return report if isinstance(report, dict) else {}
+
+
+def _short(value: Any, limit: int = 2000) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
 def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
     if job.teacher is not None:
         run_teacher(ctx, job)
     host = agent_exec.Host(ctx.backend, agent_exec.Access(ctx.socket, job.token), ctx.improve_limits)
     run = agent_exec.improve(host, job.code, job.evidence, job.work / "improve")
-    report_path = run.out / "improve.json"
-    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    report = _report(run.out / "improve.json")
+    diagnosis = report.get("diagnosis") if isinstance(report.get("diagnosis"), dict) else {}
     origin = {
         "generation": job.generation,
         "job": job.job_id,
-        "summary": (report.get("diagnosis") or {}).get("summary", ""),
-        "proposal": (report.get("diagnosis") or {}).get("proposal", ""),
-        "focus": report.get("focus"),
+        "summary": _short(diagnosis.get("summary")),
+        "proposal": _short(diagnosis.get("proposal")),
+        "focus": _short(report.get("focus")),
+        "citations": [asdict(c) for c in citations.parse(diagnosis.get("citations"))],
         "improve_exit": run.result.exit_code,
         "improve_limit": run.result.limit_hit,
     }

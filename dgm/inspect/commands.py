@@ -89,8 +89,13 @@ def show_cmd(run_dir: Path, node: str) -> None:
     if info.not_admitted:
         click.echo(f"admission    not a parent: {info.not_admitted}")
     for key in ("summary", "proposal", "focus"):
-        if info.origin.get(key):
-            click.echo(f"{key:12} {info.origin[key]}")
+        if info.origin.get(key):  # agent-written: printable characters only
+            click.echo(f"{key:12} {''.join(c if c.isprintable() else '?' for c in str(info.origin[key]))}")
+    cited = pages.citation_lines(info.origin)
+    if cited:
+        click.echo("citations    (each checked against the archive)")
+        for line in cited:
+            click.echo(f"  {line}")
     click.echo("scores")
     for label, score in sorted(info.scores.items()):
         tag = "" if label == data.label else "  (transfer)"

@@ -61,6 +61,7 @@ def _node_details(archive: Archive, data: RunData) -> dict[str, Any]:
             "scores": {label: score.text() for label, score in node.scores.items()},
             "summary": node.origin.get("summary", ""),
             "proposal": node.origin.get("proposal", ""),
+            "citations": citation_lines(node.origin),
             "diff": diff,
         }
     return out
@@ -156,6 +157,23 @@ def matrix(archive: Archive, data: RunData) -> str:
 ORDINARY = (None, "tests_failed")
 
 
+def citation_lines(origin: dict[str, Any]) -> list[str]:
+    """The diagnosis's citations as the engine checked them, one line each (agent-written
+    text: printable characters only; escape it where it goes into markup)."""
+    out = []
+    for c in origin.get("citations") or []:
+        if not isinstance(c, dict):
+            continue
+        cited = " ".join(
+            f"{key} {c[key]!r}" if key in ("test", "log") else str(c[key])
+            for key in ("task_id", "claim", "test", "log")
+            if c.get(key)
+        )
+        mark = "confirmed" if c.get("confirmed") else "REFUTED"
+        out.append(f"[{mark}] {cited}" + ("" if c.get("confirmed") else f": {c.get('why', '')}"))
+    return ["".join(ch if ch.isprintable() else "?" for ch in line) for line in out]
+
+
 def node_flags(archive: Archive, node_id: int) -> list[str]:
     """What is notable about a node's evaluations: patches that touched test or harness
     files (removed before grading), and failures that were not plain test failures."""
@@ -170,6 +188,10 @@ def node_flags(archive: Archive, node_id: int) -> list[str]:
             out.append(f"{ev.task_id} ({ev.benchmark}): TAMPERED: {'; '.join(info['tamper'])}")
         elif info.get("reason") not in ORDINARY:
             out.append(f"{ev.task_id} ({ev.benchmark}): {info.get('reason')}")
+    for event in archive.events("diagnosis_phantom"):
+        if event.node_id == node_id:
+            refuted = event.data.get("refuted", [])
+            out.append(f"PHANTOM diagnosis: {len(refuted)} citation(s) refuted by the archive")
     return ["".join(c if c.isprintable() else "?" for c in line) for line in out]
 
 
@@ -208,7 +230,22 @@ def flags_section(archive: Archive) -> str:
         if tampered
         else "<p>No grading run was tampered with.</p>"
     )
-    return f"{table}{caught}<p>Failures other than failing tests: {counts}.</p>"
+    phantom = [
+        f"<tr><td>{e.node_id}</td><td>{html.escape(str(c.get('task_id', '')))}</td>"
+        f"<td>{html.escape(str(c.get('why', '')))}</td></tr>"
+        for e in archive.events("diagnosis_phantom")
+        for c in e.data.get("refuted", [])
+        if isinstance(c, dict)
+    ]
+    phantoms = (
+        (
+            "<table><tr><th>node</th><th>cited task</th><th>phantom diagnosis: what the archive says</th></tr>"
+            f"{''.join(phantom)}</table>"
+        )
+        if phantom
+        else "<p>No meta agent's diagnosis cited what did not happen.</p>"
+    )
+    return f"{table}{caught}{phantoms}<p>Failures other than failing tests: {counts}.</p>"
 
 
 def transfer_table(data: RunData) -> str:
