@@ -145,5 +145,39 @@ def m0004_second_parents(db: sqlite_utils.Database) -> None:
     _execute_all(db, "ALTER TABLE nodes ADD COLUMN second_parent_id INTEGER REFERENCES nodes(id)")
 
 
+def m0005_judgements_and_epochs(db: sqlite_utils.Database) -> None:
+    """A judge's scores, their own kind of result (never `resolved`), and the run's epochs,
+    each with the utility that held in it."""
+    _execute_all(
+        db,
+        """
+        CREATE TABLE judgements (
+            id INTEGER PRIMARY KEY,
+            node_id INTEGER NOT NULL REFERENCES nodes(id),
+            benchmark TEXT NOT NULL,
+            task_id TEXT NOT NULL,
+            score REAL NOT NULL CHECK (score >= 0 AND score <= 1),
+            model TEXT,
+            rationale TEXT NOT NULL DEFAULT '',
+            job_id INTEGER REFERENCES jobs(id),
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX judgements_node ON judgements(node_id, benchmark);
+        CREATE TABLE epochs (
+            id INTEGER PRIMARY KEY,
+            utility TEXT NOT NULL,
+            from_evaluation INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        )
+        """,
+    )
+
+
 # Position in this list + 1 is the migration's number.
-MIGRATIONS: list[Migration] = [m0001_initial, m0002_fm_call_responses, m0003_fm_call_roles, m0004_second_parents]
+MIGRATIONS: list[Migration] = [
+    m0001_initial,
+    m0002_fm_call_responses,
+    m0003_fm_call_roles,
+    m0004_second_parents,
+    m0005_judgements_and_epochs,
+]

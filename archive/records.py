@@ -104,6 +104,31 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """A judge's review of one evaluation's patch: a score in [0, 1], never a resolution."""
+
+    id: int
+    node_id: int
+    benchmark: str
+    task_id: str
+    score: float
+    model: str | None
+    rationale: str
+    job_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """A span of the run under one utility: it began after `from_evaluation` evaluations."""
+
+    id: int  # its number, from 1
+    utility: str
+    from_evaluation: int
+    created_at: float
+
+
+@dataclass(frozen=True)
 class CladeStats:
     """Pooled evaluation results over a node's whole subtree (the node included):
     the raw input of HGM's clade-metaproductivity estimate."""

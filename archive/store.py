@@ -11,7 +11,7 @@ from typing import Any
 
 import networkx as nx
 
-from . import blobs, diff, integrity, results, snapshots, tree
+from . import blobs, diff, integrity, results, signals, snapshots, tree
 from .db import connect, write_transaction
 from .errors import ArchiveError, UnknownRecordError
 from .jobs import JobQueue
@@ -20,9 +20,11 @@ from .records import (
     NODE_STATUSES,
     ArchiveStats,
     CladeStats,
+    Epoch,
     Evaluation,
     Event,
     FmCall,
+    Judgement,
     ManifestEntry,
     Node,
     Problem,
@@ -223,6 +225,22 @@ class Archive:
 
     def evaluations(self, node_id: int | None = None, benchmark: str | None = None) -> list[Evaluation]:
         return results.evaluations(self.db, node_id, benchmark)
+
+    def add_judgement(self, node_id: int, benchmark: str, task_id: str, score: float, **kw: Any) -> Judgement:
+        """A judge's score in [0, 1] for a node's patch on a task (`model`, `rationale`, `job_id`)."""
+        with self.atomic():
+            return signals.add_judgement(self.db, self.clock(), node_id, benchmark, task_id, score, **kw)
+
+    def judgements(self, node_id: int | None = None, benchmark: str | None = None) -> list[Judgement]:
+        return signals.judgements(self.db, node_id, benchmark)
+
+    def add_epoch(self, utility: str, from_evaluation: int) -> Epoch:
+        """The next epoch begins, after `from_evaluation` evaluations, under `utility`."""
+        with self.atomic():
+            return signals.add_epoch(self.db, self.clock(), utility, from_evaluation)
+
+    def epochs(self) -> list[Epoch]:
+        return signals.epochs(self.db)
 
     def add_fm_call(self, response: bytes | None = None, **fields: Any) -> FmCall:
         with self.atomic():

@@ -456,6 +456,7 @@ def _evolve_options(fn):
     from .engine.policies import POLICIES
     from .engine.recipes import RECIPES
     from .engine.selectors import SELECTORS
+    from .engine.utilities import UTILITIES
     from .executors import ALIASES as EXECUTOR_ALIASES
     from .executors import EXECUTORS
     from .gateway import UPSTREAMS
@@ -541,6 +542,24 @@ def _evolve_options(fn):
         setting("--stages", "dgm: staged evaluation sizes, comma-separated, before the full set."),
         setting("--threshold", "dgm: resolve rate needed to pass a stage.", type=float),
         setting("--final-rule", "How the final agent is chosen.", type=click.Choice(sorted(RULES))),
+        setting(
+            "--utility",
+            f"What one evaluation is worth to the selectors, CMP and the final rule: {_described(UTILITIES)}.",
+            metavar="U",
+        ),
+        setting(
+            "--judge-prompt",
+            "The judge's prompt and rubric, a file that may name {statement}, {outcome}, {patch} and {marker} "
+            "(a run stores the text it starts with). [dgm/engine/prompts/judge.md]",
+            metavar="FILE",
+        ),
+        setting(
+            "--epochs",
+            "Epochs of N evaluations, the k-th under the k-th utility of the list (the last from then on); "
+            "the utility changes only at a boundary, which the archive records, and the statistics are "
+            "recomputed from what is recorded. Example: 40:tests,tests+judge:0.3",
+            metavar="N:U1,U2,...",
+        ),
         setting("--workers", "Jobs run at once (on a Ray cluster: cluster-wide).", type=int),
         setting(
             "--executor",

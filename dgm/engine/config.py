@@ -26,6 +26,8 @@ FIXED_ON_RESUME = (
     "admission",
     "group_size",
     "phantom",
+    "utility",
+    "epochs",
 )
 # The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
 # the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
@@ -33,6 +35,7 @@ ROLES = {
     "solve": "the task agent's calls",
     "improve": "the meta agent's calls",
     "diagnose": "the meta agent's diagnosis (the calls it makes asking for model 'diagnose')",
+    "judge": "the judge's review of each evaluation's patch (runs whose utilities use a judge)",
 }
 # Any one of these ends the run; with none set it would not end.
 LIMITS = ("max_evals", "max_expansions", "budget_usd", "max_hours")
@@ -40,6 +43,24 @@ LIMITS = ("max_evals", "max_expansions", "budget_usd", "max_hours")
 
 class ConfigError(Exception):
     """A configuration that cannot be used; the message says which key and why."""
+
+
+def check_judge_prompt(path: Path) -> str:
+    """The prompt's text, if it is a template the judge can fill ({statement}, {outcome},
+    {patch}, {marker}; other braces doubled)."""
+    try:
+        text = path.read_text()
+        text.format(statement="", outcome="", patch="", marker="")
+    except OSError as exc:
+        raise ConfigError(f"config: judge_prompt = {str(path)!r} cannot be read: {exc.strerror}") from None
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ConfigError(
+            f"config: judge_prompt = {str(path)!r} is not a template the judge can fill ({exc!r}); it may name "
+            "{statement}, {outcome}, {patch} and {marker}, and other braces must be doubled"
+        ) from None
+    if "{patch}" not in text:
+        raise ConfigError(f"config: judge_prompt = {str(path)!r} never shows the judge the patch ({{patch}})")
+    return text
 
 
 @dataclass(frozen=True)
@@ -61,6 +82,9 @@ class RunConfig:
     group_size: int = 3  # gea: agents in each parent's group, whose experience its meta agent gets
     recombine: float = 0.0  # the chance an expansion also takes a second parent from another lineage
     final_rule: str = "quantile"  # mean | lcb | quantile
+    utility: str = "tests"  # what an evaluation is worth: tests | judge | tests+judge:W (utilities.py)
+    epochs: str | None = None  # N:U1,U2,...: epochs of N evaluations, each under the next utility
+    judge_prompt: str | None = None  # the judge's prompt and rubric, a file (default: dgm/engine/prompts/judge.md)
     workers: int = 2
     max_evals: int | None = 200
     max_expansions: int | None = None
@@ -120,6 +144,7 @@ class RunConfig:
         from .final import RULES
         from .policies import POLICIES
         from .selectors import SELECTORS
+        from .utilities import Schedule, UtilityError
 
         checks = [
             (self.mode in POLICIES, "mode", f"one of {', '.join(POLICIES)}"),
@@ -149,6 +174,14 @@ class RunConfig:
             make_admission(self.admission)
         except AdmissionError as exc:
             raise ConfigError(f"config: {exc}") from None
+        try:
+            Schedule.parse(self.epochs, self.utility)
+        except UtilityError as exc:
+            raise ConfigError(f"config: {exc}") from None
+        if self.judge_prompt is not None:
+            check_judge_prompt(Path(self.judge_prompt))
+        if self.epochs and self.epochs.partition(":")[2].strip() and self.utility != "tests":
+            raise ConfigError("config: utility and epochs both name utilities; give the schedule in epochs alone")
         unknown = sorted(set(self.models) - set(ROLES))
         if unknown:
             raise ConfigError(f"config: models.{unknown[0]} is not a role; the roles are {', '.join(ROLES)}")
@@ -168,6 +201,13 @@ class RunConfig:
     def model_for(self, role: str) -> str | None:
         """The model a role's calls go to: its own, else `model` (None: the upstream's first)."""
         return self.models.get(role) or self.model
+
+    @property
+    def schedule(self):
+        """The run's utilities by epoch (utilities.Schedule)."""
+        from .utilities import Schedule
+
+        return Schedule.parse(self.epochs, self.utility)
 
     @property
     def selector_name(self) -> str:

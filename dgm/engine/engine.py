@@ -29,15 +29,17 @@ from archive.snapshots import scan
 from .. import agent_exec, agent_source
 from ..gateway import Budget, Gateway, Limits, Prices, RetryPolicy, Upstream
 from ..suites import Grader, load_suite
-from . import citations, evidence, work
+from . import citations, evidence, judge, work
 from .admission import make_admission
-from .config import RunConfig
+from .config import RunConfig, check_judge_prompt
 from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
+from .judge import Judging
 from .node import EVIDENCE_LIMITS
 from .policies import Evaluate, Expand, InFlight
 from .progress import Progress
 from .scheduler import Scheduler
 from .status import task_order
+from .utilities import Utility, make_utility
 from .view import View, ViewCache
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,7 @@ class Engine:
         self.archive_lock = threading.Lock()
         self.scheduler: Scheduler | None = None  # from the config, when the run starts
         self.cache: ViewCache | None = None  # the archive's picture, loaded when the run starts
+        self.judge_prompt: str | None = None  # the judge's prompt, in a run whose utilities use one
         self.stop_request: str | None = None
         self.force_stop = False
 
@@ -213,7 +216,8 @@ class Engine:
     def _loop(self, archive: Archive, gw: Gateway, ctx: work.Context, tasks: tuple[str, ...]) -> None:
         cfg = self.config
         self.scheduler = Scheduler.for_config(cfg)
-        self.cache = ViewCache.load(archive, cfg.benchmark, tasks, make_admission(cfg.admission))
+        self.judge_prompt = self._judge_prompt(archive)
+        self.cache = ViewCache.load(archive, cfg.benchmark, tasks, make_admission(cfg.admission), self._epoch(archive))
         last_beat = time.monotonic()
         stopping_since: float | None = None
         while True:
@@ -339,8 +343,14 @@ class Engine:
             action = Evaluate(node, task)
             budget = Budget(tokens=self.config.job_tokens)
             token = gw.issue_token(job.id, node, budget, model=self.config.model_for("solve"), role="solve")
-            request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token)
-            extra = ()
+            judging, extra = None, ()
+            if self.judge_prompt is not None:  # the judge's own token: its model, role judge, this job's meter
+                judge_model = self.config.model_for("judge")
+                judge_token = gw.issue_token(
+                    job.id, node, Budget(tokens=self.config.job_tokens), model=judge_model, role="judge"
+                )
+                judging, extra = Judging(judge_token, self.judge_prompt), (judge_token,)
+            request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token, judging)
         future = self.executor.submit(request)
         self.running[job.id] = Running(job, action, token, future, extra)
 
@@ -392,10 +402,46 @@ class Engine:
         if work.store_evaluation(
             archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker, demote
         ):
-            self.cache.add_result(action.node, action.task, verdict.resolved)
+            judged = outcome.review.score if outcome.review is not None else None
+            self.cache.add_result(action.node, action.task, verdict.resolved, judged)
             if demote:
                 self.cache.set_status(action.node, "invalid")
         self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
+        utility = self._epoch(archive)
+        if utility != self.cache.utility:  # a boundary: the statistics, recomputed under the new utility
+            self.cache = ViewCache.load(archive, self.config.benchmark, self.cache.tasks, self.cache.admission, utility)
+
+    def _judge_prompt(self, archive: Archive) -> str | None:
+        """The judge's prompt, in a run whose utilities use a judge: the text stored in the
+        archive when the run started (stored now, from --judge-prompt or the shipped file,
+        on the first start)."""
+        if not self.config.schedule.uses_judge:
+            return None
+        stored = archive.events("judge_prompt")
+        if stored:
+            return stored[0].data["text"]
+        path = Path(self.config.judge_prompt) if self.config.judge_prompt else judge.DEFAULT_PROMPT
+        text = check_judge_prompt(path)
+        archive.log_event("judge_prompt", data={"text": text, "source": str(path)})
+        return text
+
+    def _epoch(self, archive: Archive) -> Utility:
+        """The utility of the epoch the next evaluation belongs to; each boundary crossed
+        since the last recorded one (at the start, on resume, after an evaluation) is
+        recorded first."""
+        schedule = self.config.schedule
+        evaluations = archive.db.execute(
+            "SELECT count(*) FROM evaluations WHERE benchmark = ?", [self.config.benchmark]
+        ).fetchone()[0]
+        recorded = archive.epochs()
+        for number in range(len(recorded) + 1, schedule.epoch_at(evaluations) + 1):
+            epoch = archive.add_epoch(schedule.utility(number).spec, schedule.boundary(number))
+            if number > 1:
+                self.progress.note(
+                    f"epoch {number} begins after {epoch.from_evaluation} evaluations: utility {epoch.utility} "
+                    "(statistics recomputed from what is recorded)"
+                )
+        return make_utility(archive.epochs()[-1].utility)
 
     def _record_child(self, archive: Archive, job: Job, action: Expand, outcome: work.ExpandOutcome) -> None:
         tokens, usd = archive.fm_usage(job.id)

@@ -17,6 +17,7 @@ from archive.snapshots import ScannedTree
 
 from . import work
 from .config import RunConfig
+from .judge import Judging
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class EvaluateRequest:
     task_id: str
     snapshot: str
     token: str
+    judge: Judging | None = None  # a run that uses a judge: its token (role judge) and prompt
 
 
 Request = ExpandRequest | EvaluateRequest

@@ -42,7 +42,7 @@ class Progress:
         best_text = "-"
         if best is not None:
             node = view.nodes[best]
-            best_text = f"node {best} {node.successes}/{node.n}"
+            best_text = f"node {best} {node.successes:g}/{node.n}"
         usage = gw.run_usage
         return (
             f"agents {len(view.nodes)} ({len(view.valid())} valid) | evaluations {view.evaluations()} | "

@@ -48,6 +48,19 @@ RECIPES: dict[str, Recipe] = {
             {"mode": "hgm", "selector": "cmp_thompson", "admission": "preserve_extend", "recombine": 0.25},
             "the teacher needs a model name (--teacher-model); self-derived evidence is the seed's own",
         ),
+        Recipe(
+            "rqgm",
+            "the Red Queen Gödel Machine (RQGM)",
+            "epochs with one utility each: the hidden tests, then tests plus an agent-as-a-judge code review",
+            {
+                "mode": "hgm",
+                "selector": "cmp_thompson",
+                "admission": "any",
+                "recombine": 0.0,
+                "epochs": "50:tests,tests+judge:0.3",
+            },
+            "judge-first staging is not built yet; the judge's model is the run's unless --model-judge names one",
+        ),
     )
 }
 

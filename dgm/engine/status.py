@@ -8,6 +8,7 @@ from typing import Any
 from archive import Archive
 
 from . import final
+from .utilities import TESTS, make_utility
 from .view import build
 
 
@@ -17,11 +18,23 @@ def task_order(task_ids: list[str], seed: int) -> tuple[str, ...]:
     return tuple(order)
 
 
+def epoch(archive: Archive) -> dict[str, Any] | None:
+    """The run's current epoch as recorded (None: a run that recorded none)."""
+    epochs = archive.epochs()
+    if not epochs:
+        return None
+    last = epochs[-1]
+    return {"number": last.id, "utility": last.utility, "from_evaluation": last.from_evaluation}
+
+
 def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str | None = None) -> dict[str, Any]:
-    view = build(archive, config.benchmark, tasks)
+    current = epoch(archive)
+    utility = make_utility(current["utility"]) if current else TESTS
+    view = build(archive, config.benchmark, tasks)  # raw: resolved counts
+    valued = view if utility == TESTS else build(archive, config.benchmark, tasks, utility=utility)
     stats = archive.stats()
     tokens, usd = archive.fm_usage()
-    best_id = final.best(view, config.final_rule)
+    best_id = final.best(valued, config.final_rule)
     best = None
     if best_id is not None:
         node = view.nodes[best_id]
@@ -29,10 +42,11 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         best = {
             "node": best_id,
             "rule": config.final_rule,
-            "resolved": node.successes,
+            "resolved": round(node.successes),
             "n": node.n,
             "rate": round(node.mean, 4),
             "interval": [round(lo, 4), round(hi, 4)],
+            "utility": round(valued.nodes[best_id].mean, 4),
         }
     return {
         "benchmark": config.benchmark,
@@ -43,7 +57,9 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "invalid": stats.nodes_by_status["invalid"],
         "expansions": max(stats.nodes - 1, 0),
         "evaluations": view.evaluations(),
-        "resolved": sum(n.successes for n in view.nodes.values()),
+        "resolved": round(sum(n.successes for n in view.nodes.values())),
+        "epoch": current,
+        "judgements": len(archive.judgements(benchmark=config.benchmark)),
         "best": best,
         "tokens": tokens,
         "usd": round(usd, 4),
@@ -100,16 +116,29 @@ def spend_by_role(archive: Archive) -> list[dict[str, Any]]:
 
 def lines(s: dict[str, Any]) -> list[str]:
     best = s["best"]
+    worth = ""
+    if best and s.get("epoch") and s["epoch"]["utility"] != "tests":
+        worth = f", mean utility {best['utility']:.2f}"
     best_text = (
         f"node {best['node']}: {best['resolved']}/{best['n']} resolved "
-        f"(95% interval {best['interval'][0]:.2f}-{best['interval'][1]:.2f}, rule {best['rule']})"
+        f"(95% interval {best['interval'][0]:.2f}-{best['interval'][1]:.2f}, rule {best['rule']}{worth})"
         if best
         else "none yet"
     )
     out = [
         f"benchmark    {s['benchmark']}  (mode {s['mode']}, selector {s['selector']})",
         f"agents       {s['nodes']} ({s['valid']} valid, {s['invalid']} invalid; {s['expansions']} expansions)",
-        f"evaluations  {s['evaluations']} ({s['resolved']} resolved)",
+        f"evaluations  {s['evaluations']} ({s['resolved']} resolved"
+        + (f"; {s['judgements']} judged" if s.get("judgements") else "")
+        + ")",
+        *(
+            [
+                f"epoch        {s['epoch']['number']}: utility {s['epoch']['utility']}, "
+                f"since evaluation {s['epoch']['from_evaluation']}"
+            ]
+            if s.get("epoch")
+            else []
+        ),
         f"best agent   {best_text}",
         f"model use    {s['fm_calls']} calls, {s['tokens']} tokens, ${s['usd']:.4f}; {s['fm_retried']} retried, "
         f"{s['fm_errors']} failed after retries, {s['budget_refusals']} budget refusals",

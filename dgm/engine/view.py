@@ -1,5 +1,6 @@
 """A frozen picture of the archive for one decision: every node with its own and its
-clade's results on the run's benchmark.
+clade's results on the run's benchmark, as the run's current utility values them
+(utilities.py: under `tests`, successes are resolved counts).
 
 `ViewCache` keeps that picture up to date as results arrive (the driver is the only
 writer, so it knows every change), so a decision costs a dictionary copy, not a scan of
@@ -18,6 +19,7 @@ from types import MappingProxyType
 from archive import Archive
 
 from .admission import ANY, Admission
+from .utilities import TESTS, Utility
 
 
 @dataclass(frozen=True)
@@ -26,17 +28,17 @@ class NodeStats:
     parent_id: int | None
     status: str
     generation: int
-    successes: int  # its own results on the benchmark
-    failures: int
-    clade_successes: int  # pooled over its whole subtree (HGM's CMP input)
-    clade_failures: int
+    successes: float  # its own results on the benchmark: the sum of their utilities
+    failures: float  # the sum of (1 - utility)
+    clade_successes: float  # pooled over its whole subtree (HGM's CMP input)
+    clade_failures: float
     n_children: int
     evaluated: frozenset[str]  # task ids with a recorded result
     resolved: frozenset[str] = frozenset()  # those of them it resolved
 
     @property
     def n(self) -> int:
-        return self.successes + self.failures
+        return round(self.successes + self.failures)
 
     @property
     def mean(self) -> float:
@@ -84,9 +86,10 @@ class View:
 class ViewCache:
     """The view, kept current by the driver's own writes."""
 
-    def __init__(self, tasks: tuple[str, ...], admission: Admission = ANY):
+    def __init__(self, tasks: tuple[str, ...], admission: Admission = ANY, utility: Utility = TESTS):
         self.tasks = tasks
         self.admission = admission
+        self.utility = utility
         self.nodes: dict[int, NodeStats] = {}
 
     def view(self) -> View:
@@ -101,12 +104,13 @@ class ViewCache:
     def set_status(self, node_id: int, status: str) -> None:
         self.nodes[node_id] = dataclasses.replace(self.nodes[node_id], status=status)
 
-    def add_result(self, node_id: int, task: str, resolved: bool) -> None:
+    def add_result(self, node_id: int, task: str, resolved: bool, judge: float | None = None) -> None:
         node = self.nodes[node_id]
+        worth = self.utility.value(resolved, judge)
         self.nodes[node_id] = dataclasses.replace(
             node,
-            successes=node.successes + resolved,
-            failures=node.failures + (not resolved),
+            successes=node.successes + worth,
+            failures=node.failures + (1 - worth),
             evaluated=node.evaluated | {task},
             resolved=node.resolved | {task} if resolved else node.resolved,
         )
@@ -114,38 +118,55 @@ class ViewCache:
         while current is not None:  # the result joins the clade of the node and of every ancestor
             n = self.nodes[current]
             self.nodes[current] = dataclasses.replace(
-                n, clade_successes=n.clade_successes + resolved, clade_failures=n.clade_failures + (not resolved)
+                n, clade_successes=n.clade_successes + worth, clade_failures=n.clade_failures + (1 - worth)
             )
             current = n.parent_id
 
     @classmethod
-    def load(cls, archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: Admission = ANY) -> ViewCache:
-        cache = cls(tasks, admission)
-        cache.nodes = dict(build(archive, benchmark, tasks).nodes)
+    def load(
+        cls,
+        archive: Archive,
+        benchmark: str,
+        tasks: tuple[str, ...],
+        admission: Admission = ANY,
+        utility: Utility = TESTS,
+    ) -> ViewCache:
+        cache = cls(tasks, admission, utility)
+        cache.nodes = dict(build(archive, benchmark, tasks, utility=utility).nodes)
         return cache
 
 
-def build(archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: Admission = ANY) -> View:
-    """The view from the stored rows, from scratch (clade sums from the archive's one-pass query)."""
+def build(
+    archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: Admission = ANY, utility: Utility = TESTS
+) -> View:
+    """The view from the stored rows, from scratch, valued by `utility` (a judge's score is
+    joined to the evaluation of the same node, benchmark and task)."""
     rows = archive.db.execute("SELECT id, parent_id, status, origin FROM nodes ORDER BY id").fetchall()
-    own: dict[int, list[int]] = {}
+    own: dict[int, list[float]] = {}
     evaluated: dict[int, set[str]] = {}
     passed: dict[int, set[str]] = {}
+    judged = (
+        {(j.node_id, j.task_id): j.score for j in archive.judgements(benchmark=benchmark)} if utility.uses_judge else {}
+    )
     for node_id, task_id, resolved in archive.db.execute(
-        "SELECT node_id, task_id, resolved FROM evaluations WHERE benchmark = ?", [benchmark]
+        "SELECT node_id, task_id, resolved FROM evaluations WHERE benchmark = ? ORDER BY id", [benchmark]
     ):
-        own.setdefault(node_id, [0, 0])[0 if resolved else 1] += 1
+        worth = utility.value(bool(resolved), judged.get((node_id, task_id)))
+        sums = own.setdefault(node_id, [0.0, 0.0])
+        sums[0] += worth
+        sums[1] += 1 - worth
         evaluated.setdefault(node_id, set()).add(task_id)
         if resolved:
             passed.setdefault(node_id, set()).add(task_id)
     children: dict[int, int] = {}
-    for _, parent_id, _, _ in rows:
+    clade = {node_id: list(own.get(node_id, (0.0, 0.0))) for node_id, *_ in rows}
+    for node_id, parent_id, _, _ in reversed(rows):  # a child's id is larger than its parent's
         if parent_id is not None:
             children[parent_id] = children.get(parent_id, 0) + 1
-    clade = archive.clade_stats(benchmark)
+            clade[parent_id][0] += clade[node_id][0]
+            clade[parent_id][1] += clade[node_id][1]
     nodes = {}
     for node_id, parent_id, status, origin in rows:
-        c = clade.get(node_id)
         s, f = own.get(node_id, (0, 0))
         nodes[node_id] = NodeStats(
             node_id,
@@ -154,8 +175,8 @@ def build(archive: Archive, benchmark: str, tasks: tuple[str, ...], admission: A
             int(json.loads(origin).get("generation", 0)),
             s,
             f,
-            c.successes if c else 0,
-            c.failures if c else 0,
+            clade[node_id][0],
+            clade[node_id][1],
             children.get(node_id, 0),
             frozenset(evaluated.get(node_id, ())),
             frozenset(passed.get(node_id, ())),

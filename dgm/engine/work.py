@@ -18,7 +18,7 @@ from .. import agent_exec
 from ..suites import Grader, Suite
 from ..suites.evaluate import Evaluation, evaluate
 from ..suites.grader import Verdict
-from . import citations
+from . import citations, judge
 
 TRAJECTORY_LIMIT = 400_000
 REPORT_LIMIT = 1_000_000  # characters of improve.json read
@@ -80,6 +80,7 @@ class EvaluateJob:
     code: Path
     work: Path
     token: str
+    judge: judge.Judging | None = None  # a run that uses a judge: its token and prompt
 
 
 def _tail(text: str, n: int = 1500) -> str:
@@ -168,21 +169,35 @@ def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
 
 @dataclass(frozen=True)
 class EvaluationRecord:
-    """What the driver stores of an evaluation: the verdict, the time it took and the
-    bundle of logs (a value, so it can come back from another machine)."""
+    """What the driver stores of an evaluation: the verdict, the time it took, the bundle of
+    logs and the judge's review (a value, so it can come back from another machine)."""
 
     verdict: Verdict
     seconds: float
     bundle: bytes
+    review: judge.Review | None = None
+    judge_error: str | None = None
 
 
-def record(evaluation: Evaluation) -> EvaluationRecord:
-    return EvaluationRecord(evaluation.verdict, evaluation.seconds, evaluation_bundle(evaluation))
+@dataclass(frozen=True)
+class Judged:
+    """An evaluation and, in a run with a judge, the judge's review of its patch."""
+
+    evaluation: Evaluation
+    review: judge.Review | None = None
+    judge_error: str | None = None
 
 
-def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
+def record(judged: Judged) -> EvaluationRecord:
+    evaluation = judged.evaluation
+    return EvaluationRecord(
+        evaluation.verdict, evaluation.seconds, evaluation_bundle(evaluation), judged.review, judged.judge_error
+    )
+
+
+def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
     task = ctx.suite.task(job.task_id)
-    return evaluate(
+    evaluation = evaluate(
         ctx.backend,
         ctx.grader,
         task,
@@ -191,6 +206,14 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Evaluation:
         job.work,
         limits=ctx.solve_limits,
     )
+    if job.judge is None:
+        return Judged(evaluation)
+    verdict = evaluation.verdict
+    outcome = "the hidden tests pass" if verdict.resolved else f"the hidden tests do not pass ({verdict.reason})"
+    try:
+        return Judged(evaluation, judge.review(str(ctx.socket), job.judge, task.statement, evaluation.patch, outcome))
+    except judge.JudgeError as exc:
+        return Judged(evaluation, judge_error=str(exc))
 
 
 TAMPERED_REASON = "its tests were tampered with during grading on {task}; it may not become a parent"
@@ -227,6 +250,19 @@ def store_evaluation(
                 log=evaluation.bundle,
                 attempt=0,
             )
+            if evaluation.review is not None:
+                review = evaluation.review
+                archive.add_judgement(
+                    node_id,
+                    label,
+                    task_id,
+                    review.score,
+                    model=review.model,
+                    rationale=review.rationale,
+                    job_id=job_id,
+                )
+            elif evaluation.judge_error:
+                archive.log_event("judge_error", node_id=node_id, job_id=job_id, data={"error": evaluation.judge_error})
             for kind, key, found in (
                 ("patch_flagged", "stripped", verdict.stripped),
                 ("grading_tampered", "tamper", verdict.tamper),

@@ -49,7 +49,9 @@ class LocalExecutor:
             )
             return self.pool.submit(_expand, env.context, spec)
         assert isinstance(request, EvaluateRequest)
-        spec = work.EvaluateJob(request.job_id, request.node_id, request.task_id, code, folder, request.token)
+        spec = work.EvaluateJob(
+            request.job_id, request.node_id, request.task_id, code, folder, request.token, request.judge
+        )
         return self.pool.submit(_evaluate, env.context, spec)
 
     def shutdown(self, cancel: bool = False) -> int:

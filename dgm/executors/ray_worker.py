@@ -173,7 +173,9 @@ def run_job(setup: WorkerSetup, request: Request, entries: list[ManifestEntry], 
                 )
                 return work.run_expand(ctx, spec), stats
             assert isinstance(request, EvaluateRequest)
-            spec = work.EvaluateJob(request.job_id, request.node_id, request.task_id, code, folder, request.token)
+            spec = work.EvaluateJob(
+                request.job_id, request.node_id, request.task_id, code, folder, request.token, request.judge
+            )
             return work.record(work.run_evaluate(ctx, spec)), stats
     finally:
         shutil.rmtree(folder, ignore_errors=True)

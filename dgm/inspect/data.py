@@ -11,6 +11,7 @@ from archive import Archive, UnknownRecordError
 
 from ..engine import final
 from ..engine.admission import ANY, AdmissionError, make_admission
+from ..engine.utilities import TESTS, UtilityError, make_utility
 from ..engine.view import build
 
 
@@ -58,6 +59,7 @@ class RunData:
     config: dict[str, Any]
     best: int | None
     best_lineage: tuple[int, ...]
+    epoch: str = ""  # "epoch N, utility U" where the run records epochs
 
     def node(self, ref: str | int) -> NodeInfo:
         if str(ref) == "best":
@@ -87,7 +89,12 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
         admission = make_admission(config.get("admission") or "any")
     except AdmissionError:
         admission = ANY
-    view = build(archive, label, (), admission)
+    epochs = archive.epochs()
+    try:
+        utility = make_utility(epochs[-1].utility) if epochs else TESTS
+    except UtilityError:
+        utility = TESTS
+    view = build(archive, label, (), admission, utility)
     infos = {
         n.id: NodeInfo(
             n.id,
@@ -111,4 +118,5 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             lineage = tuple(n.id for n in archive.lineage(best))
         except UnknownRecordError:
             lineage = ()
-    return RunData(infos, label, config, best, lineage)
+    epoch = f"epoch {epochs[-1].id}, utility {epochs[-1].utility}" if epochs else ""
+    return RunData(infos, label, config, best, lineage, epoch)

@@ -90,7 +90,8 @@ LEGEND = (
 
 def tree_page(archive: Archive, data: RunData) -> str:
     body = (
-        f"<h1>dgm archive tree</h1><p>Scores on {html.escape(data.label)}. Click a node for details.</p>"
+        f"<h1>dgm archive tree</h1><p>Scores on {html.escape(data.label)}"
+        f"{'; ' + html.escape(data.epoch) if data.epoch else ''}. Click a node for details.</p>"
         f'{LEGEND}<div class="tree">{tree.svg(data, interactive=True)}</div><h2>Node</h2>'
         f'<div id="details">Click a node.</div>'
     )

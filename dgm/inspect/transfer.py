@@ -73,16 +73,16 @@ def run(
                 job, task, token, folder = jobs[future]
                 gateway.revoke_token(token)
                 try:
-                    evaluation = future.result()
+                    judged = future.result()
                 except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
                     log.exception("transfer task %s failed", task.id)
                     with archive_lock:
                         archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
                     continue
                 with archive_lock:
-                    work.store_evaluation(archive, node_id, label, task.id, work.record(evaluation), job.id, "transfer")
+                    work.store_evaluation(archive, node_id, label, task.id, work.record(judged), job.id, "transfer")
                 shutil.rmtree(folder, ignore_errors=True)
-                results[task.id] = evaluation
+                results[task.id] = judged.evaluation
                 if on_result:
-                    on_result(task.id, evaluation)
+                    on_result(task.id, judged.evaluation)
     return TransferResult(label, results, tuple(sorted(done)))

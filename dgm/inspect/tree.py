@@ -28,6 +28,8 @@ def text(data: RunData) -> str:
     for root in (n.id for n in data.nodes.values() if n.parent_id is None):
         walk(root, "", True, True)
     lines.append(f"(score on {data.label}: resolved/n [95% interval]; (+ N) second parent; * best agent)")
+    if data.epoch:
+        lines.append(f"({data.epoch}: the best agent is chosen by it)")
     return "\n".join(lines)
 
 

@@ -38,13 +38,16 @@ def snapshot_of(run) -> tuple[int, int, list]:
 
 
 @pytest.mark.torture
-@pytest.mark.parametrize("recipe", [None, "gea", "darwinx"])
+@pytest.mark.parametrize("recipe", [None, "gea", "darwinx", "rqgm"])
 def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
-    """Under the default search and under the gea and darwinx recipes (a third of the kills
-    each), whose jobs carry groups, second parents and admission decisions."""
+    """Under the default search and under the gea, darwinx and rqgm recipes (a third of the
+    kills each), whose jobs carry groups, second parents, admission decisions, a judge and
+    epoch boundaries (rqgm: epochs of 4 evaluations here, so kills land across them)."""
     tasks, script = engine_env
     wanted = KILLS if recipe is None else max(2, KILLS // 3)
     flags = [*FLAGS, *(["--recipe", recipe] if recipe else [])]
+    if recipe == "rqgm":
+        flags += ["--epochs", "4:tests,tests+judge:0.3"]
     rng = random.Random(2026)
     landed: Counter[str] = Counter()
     kills, runs = 0, 0
@@ -90,6 +93,10 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
         assert running == [] and nodes == 6 and evals == 18, (evals, nodes)
         with Archive.for_run(run) as ar:
             assert ar.jobs.counts()["queued"] == 0
+            epochs = [(e.id, e.utility, e.from_evaluation) for e in ar.epochs()]
+        if recipe == "rqgm":  # every boundary recorded once, in order, whatever the kills hit
+            later = [(i, "tests+judge:0.3", 4 * (i - 1)) for i in range(2, 6)]
+            assert epochs == [(1, "tests", 0), *later], epochs
     leftovers = [p.name for p in sessions_root().iterdir() if p.name != "uids"]
     assert leftovers == [], f"sandbox areas left behind: {leftovers}"
     figures = {
