@@ -548,6 +548,14 @@ def _evolve_options(fn):
             metavar="U",
         ),
         setting(
+            "--judge-first",
+            "Judge-first staging: a new agent's first patch is reviewed by the judge before grading; below "
+            "this score its hidden tests do not run and it is not evaluated further (invalid: never a "
+            "parent), so no more solve tokens go to it. The seed is never gated.",
+            type=float,
+            metavar="T",
+        ),
+        setting(
             "--judge-prompt",
             "The judge's prompt and rubric, a file that may name {statement}, {outcome}, {patch} and {marker} "
             "(a run stores the text it starts with). [dgm/engine/prompts/judge.md]",

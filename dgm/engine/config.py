@@ -28,6 +28,7 @@ FIXED_ON_RESUME = (
     "phantom",
     "utility",
     "epochs",
+    "judge_first",
 )
 # The roles a model can be set for ([models] in dgm.toml, --model-ROLE): the task agent,
 # the meta agent, and the meta agent's diagnosis call (which it asks for by this name).
@@ -84,6 +85,7 @@ class RunConfig:
     final_rule: str = "quantile"  # mean | lcb | quantile
     utility: str = "tests"  # what an evaluation is worth: tests | judge | tests+judge:W (utilities.py)
     epochs: str | None = None  # N:U1,U2,...: epochs of N evaluations, each under the next utility
+    judge_first: float | None = None  # judge a new agent's first patch before grading; below this, stop there
     judge_prompt: str | None = None  # the judge's prompt and rubric, a file (default: dgm/engine/prompts/judge.md)
     workers: int = 2
     max_evals: int | None = 200
@@ -157,6 +159,7 @@ class RunConfig:
             (self.children >= 1, "children", "at least 1"),
             (self.group_size >= 1, "group_size", "at least 1"),
             (0 <= self.recombine <= 1, "recombine", "in [0, 1]"),
+            (self.judge_first is None or 0 <= self.judge_first <= 1, "judge_first", "a score in [0, 1]"),
             (parse_spec(self.benchmark)[2] in (None, "dev", "test"), "benchmark", "SUITE[:dev|:test]"),
             (
                 any(getattr(self, k) is not None for k in LIMITS),

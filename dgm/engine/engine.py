@@ -349,7 +349,8 @@ class Engine:
                 judge_token = gw.issue_token(
                     job.id, node, Budget(tokens=self.config.job_tokens), model=judge_model, role="judge"
                 )
-                judging, extra = Judging(judge_token, self.judge_prompt), (judge_token,)
+                gate = self.config.judge_first if self._first_evaluation(node) else None
+                judging, extra = Judging(judge_token, self.judge_prompt, gate), (judge_token,)
             request = EvaluateRequest(job.id, node, task, archive.node(node).snapshot, token, judging)
         future = self.executor.submit(request)
         self.running[job.id] = Running(job, action, token, future, extra)
@@ -398,24 +399,33 @@ class Engine:
 
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict
-        demote = bool(verdict.tamper) and not self.config.tampered_parents and action.node != self.cache.view().root
+        root = action.node == self.cache.view().root
+        demote = bool(verdict.tamper) and not self.config.tampered_parents and not root
+        gated = verdict.reason == work.JUDGE_GATE and not root
         if work.store_evaluation(
-            archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker, demote
+            archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker, demote, gated
         ):
             judged = outcome.review.score if outcome.review is not None else None
             self.cache.add_result(action.node, action.task, verdict.resolved, judged)
-            if demote:
+            if demote or gated:
                 self.cache.set_status(action.node, "invalid")
         self.progress.evaluated(action.node, action.task, verdict.resolved, verdict.reason, outcome.seconds)
         utility = self._epoch(archive)
         if utility != self.cache.utility:  # a boundary: the statistics, recomputed under the new utility
             self.cache = ViewCache.load(archive, self.config.benchmark, self.cache.tasks, self.cache.admission, utility)
 
+    def _first_evaluation(self, node: int) -> bool:
+        """Whether an evaluation of `node` now would be its first (judge-first gates it; never
+        the seed's): none recorded and none in flight."""
+        if node == self.cache.view().root or self.cache.view().nodes[node].n:
+            return False
+        return not any(isinstance(r.action, Evaluate) and r.action.node == node for r in self.running.values())
+
     def _judge_prompt(self, archive: Archive) -> str | None:
         """The judge's prompt, in a run whose utilities use a judge: the text stored in the
         archive when the run started (stored now, from --judge-prompt or the shipped file,
         on the first start)."""
-        if not self.config.schedule.uses_judge:
+        if not self.config.schedule.uses_judge and self.config.judge_first is None:
             return None
         stored = archive.events("judge_prompt")
         if stored:

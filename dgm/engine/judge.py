@@ -28,6 +28,7 @@ class Judging:
 
     token: str
     prompt: str
+    gate: float | None = None  # judge-first: review before grading; below this, no hidden test runs
 
 
 @dataclass(frozen=True)

@@ -51,15 +51,18 @@ RECIPES: dict[str, Recipe] = {
         Recipe(
             "rqgm",
             "the Red Queen Gödel Machine (RQGM)",
-            "epochs with one utility each: the hidden tests, then tests plus an agent-as-a-judge code review",
+            "epochs with one utility each (the hidden tests, then tests plus an agent-as-a-judge code review), "
+            "judge-first staging",
             {
                 "mode": "hgm",
                 "selector": "cmp_thompson",
                 "admission": "any",
                 "recombine": 0.0,
                 "epochs": "50:tests,tests+judge:0.3",
+                "judge_first": 0.2,
             },
-            "judge-first staging is not built yet; the judge's model is the run's unless --model-judge names one",
+            "the judge's model is the run's unless --model-judge names one; the paper's utility also evolves, "
+            "here the schedule is fixed in advance",
         ),
     )
 }

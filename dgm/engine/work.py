@@ -196,7 +196,24 @@ def record(judged: Judged) -> EvaluationRecord:
 
 
 def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
+    """The evaluation; in a run with a judge, its review of the patch: after grading, with
+    the outcome, or (judge-first, `job.judge.gate`) before it, and below the gate the hidden
+    tests do not run (`judge_gate`)."""
     task = ctx.suite.task(job.task_id)
+    first: list[judge.Review | str] = []  # the judge-first review, or why it failed
+
+    def gate(patch: str) -> str | None:
+        try:
+            review = judge.review(str(ctx.socket), job.judge, task.statement, patch, "not known yet")
+        except judge.JudgeError as exc:
+            first.append(str(exc))
+            return None  # no usable review: the hidden tests decide
+        first.append(review)
+        if review.score < job.judge.gate:
+            return f"{JUDGE_GATE}\nthe judge scored the patch {review.score:g}, below the gate {job.judge.gate:g}"
+        return None
+
+    gated = job.judge is not None and job.judge.gate is not None
     evaluation = evaluate(
         ctx.backend,
         ctx.grader,
@@ -205,8 +222,14 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
         agent_exec.Access(ctx.socket, job.token),
         job.work,
         limits=ctx.solve_limits,
+        gate=gate if gated else None,
     )
-    if job.judge is None:
+    if first:
+        review = first[0]
+        return (
+            Judged(evaluation, review, None) if isinstance(review, judge.Review) else Judged(evaluation, None, review)
+        )
+    if job.judge is None or gated:
         return Judged(evaluation)
     verdict = evaluation.verdict
     outcome = "the hidden tests pass" if verdict.resolved else f"the hidden tests do not pass ({verdict.reason})"
@@ -216,6 +239,7 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
         return Judged(evaluation, judge_error=str(exc))
 
 
+JUDGE_GATE = "judge_gate"
 TAMPERED_REASON = "its tests were tampered with during grading on {task}; it may not become a parent"
 
 
@@ -228,6 +252,7 @@ def store_evaluation(
     job_id: int,
     worker: str,
     demote_tampered: bool = False,
+    demote_gated: bool = False,
 ) -> bool:
     """Record one evaluation and finish its job, in one transaction; at most once per
     (node, label, task), so a job that ran twice cannot count twice. A patch that touched
@@ -272,6 +297,8 @@ def store_evaluation(
                     archive.log_event(kind, node_id=node_id, job_id=job_id, data=data)
             if verdict.tamper and demote_tampered:
                 archive.set_status(node_id, "invalid", TAMPERED_REASON.format(task=task_id))
+            elif verdict.reason == JUDGE_GATE and demote_gated:  # judge-first: not evaluated further
+                archive.set_status(node_id, "invalid", f"judge-first on {task_id}: {verdict.log}")
         archive.jobs.finish(job_id, worker, {"resolved": verdict.resolved, "reason": verdict.reason})
     return added
 

@@ -73,6 +73,6 @@ def test_models_per_role_merge_role_by_role_and_fall_back_to_the_model(tmp_path)
 
 def test_a_model_for_an_unknown_role_is_named(tmp_path):
     path = tmp_path / "dgm.toml"
-    path.write_text('[models]\njudge = "m"\n')
-    with pytest.raises(ConfigError, match="models.judge is not a role; the roles are solve, improve, diagnose"):
+    path.write_text('[models]\ncritic = "m"\n')
+    with pytest.raises(ConfigError, match="models.critic is not a role; the roles are solve, improve, diagnose, judge"):
         resolve(load_file(path), {})

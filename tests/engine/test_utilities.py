@@ -16,6 +16,7 @@ from archive import Archive
 from dgm.cli import main
 from dgm.engine import final, judge
 from dgm.engine.config import ConfigError, RunConfig, check_judge_prompt
+from dgm.engine.evidence import bundle
 from dgm.engine.selectors import SELECTORS
 from dgm.engine.utilities import TESTS, Schedule, UtilityError, make_utility
 from dgm.engine.view import ViewCache, build
@@ -230,3 +231,43 @@ def test_a_run_keeps_the_judge_prompt_it_started_with(engine_env, tmp_path, bwra
         stored = [e.data["text"] for e in ar.events("judge_prompt")]
         assert [j.score for j in ar.judgements()] == [0.5, 0.5]
     assert stored == ["You are a strict code reviewer of patches.\n{statement}\n{marker}\n{patch}\n{marker}\nSCORE?"]
+
+
+def gating_script(tmp_path) -> Path:
+    """SCRIPT with a judge that scores an empty patch 0.1 and any other 0.9."""
+    script = json.loads(json.dumps(SCRIPT))
+    script["rules"][0:0] = [
+        {
+            "when": {"contains": "strict code reviewer", "last_contains": r"\(empty\)"},
+            "reply": {"content": "SCORE: 0.1"},
+        },
+        {"when": {"contains": "strict code reviewer"}, "reply": {"content": "SCORE: 0.9"}},
+    ]
+    path = tmp_path / "gating-script.json"
+    path.write_text(json.dumps(script))
+    return path
+
+
+def test_judge_first_stops_a_new_agent_whose_first_patch_scores_below_the_gate(engine_env, tmp_path, bwrap):
+    tasks, _ = engine_env
+    run = tmp_path / "run"
+    flags = ("--judge-first", "0.5", "--workers", "1", "--max-expansions", "4", "--max-evals", "40")
+    evolve_ok(run, tasks, gating_script(tmp_path), *flags)
+    with Archive.for_run(run) as ar:
+        nodes = ar.nodes()
+        evaluations = {n.id: sorted(ar.evaluations(n.id), key=lambda e: e.id) for n in nodes}
+        judged = {(j.node_id, j.task_id): j.score for j in ar.judgements()}
+        reasons = {ev.id: bundle(ar, ev.log_blob).get("reason") for evs in evaluations.values() for ev in evs}
+    root = next(n for n in nodes if n.parent_id is None)
+    assert root.status == "valid" and len(evaluations[root.id]) == 3  # the seed is never gated
+    gated = 0
+    for node in (n for n in nodes if n.parent_id is not None):
+        first = evaluations[node.id][0]
+        if judged[(node.id, first.task_id)] < 0.5:
+            gated += 1
+            assert (node.status, len(evaluations[node.id]), reasons[first.id]) == ("invalid", 1, "judge_gate")
+            assert not first.resolved and first.tests == {}  # no hidden test ran
+            assert node.reason.startswith(f"judge-first on {first.task_id}: the judge scored the patch 0.1")
+        else:
+            assert node.status == "valid" and len(evaluations[node.id]) == 3
+    assert gated >= 1
