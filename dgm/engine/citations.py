@@ -100,13 +100,16 @@ def check(archive: Archive, parent: int, citations: list[Citation], allowed: set
     from .evidence import bundle
 
     allowed = (allowed or set()) | {parent}
+    recorded: dict[int, list] = {}  # each cited agent's evaluations, read once
     out = []
     for c in citations:
         node = parent if c.node is None else c.node
         if node not in allowed:
             out.append(Checked(c, False, f"agent {node}'s results were not in this meta agent's evidence"))
             continue
-        evals = [e for e in archive.evaluations(node) if e.task_id == c.task_id]
+        if node not in recorded:
+            recorded[node] = archive.evaluations(node)
+        evals = [e for e in recorded[node] if e.task_id == c.task_id]
         out.append(_check_one(c, node, evals, lambda e: bundle(archive, e.log_blob)))
     return out
 
