@@ -90,7 +90,7 @@ def show_cmd(run_dir: Path, node: str) -> None:
         click.echo(f"admission    not a parent: {info.not_admitted}")
     for key in ("summary", "proposal", "focus"):
         if info.origin.get(key):  # agent-written: printable characters only
-            click.echo(f"{key:12} {''.join(c if c.isprintable() else '?' for c in str(info.origin[key]))}")
+            click.echo(f"{key:12} {pages.printable(str(info.origin[key]))}")
     cited = pages.citation_lines(info.origin)
     if cited:
         click.echo("citations    (each checked against the archive)")

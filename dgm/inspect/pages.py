@@ -158,6 +158,11 @@ def matrix(archive: Archive, data: RunData) -> str:
 ORDINARY = (None, "tests_failed")
 
 
+def printable(text: str) -> str:
+    """Agent-written text for a terminal: what is not a printable character becomes '?'."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def citation_lines(origin: dict[str, Any]) -> list[str]:
     """The diagnosis's citations as the engine checked them, one line each (agent-written
     text: printable characters only; escape it where it goes into markup)."""
@@ -172,7 +177,7 @@ def citation_lines(origin: dict[str, Any]) -> list[str]:
         )
         mark = "confirmed" if c.get("confirmed") else "REFUTED"
         out.append(f"[{mark}] {cited}" + ("" if c.get("confirmed") else f": {c.get('why', '')}"))
-    return ["".join(ch if ch.isprintable() else "?" for ch in line) for line in out]
+    return [printable(line) for line in out]
 
 
 def node_flags(archive: Archive, node_id: int) -> list[str]:
@@ -193,7 +198,7 @@ def node_flags(archive: Archive, node_id: int) -> list[str]:
         if event.node_id == node_id:
             refuted = event.data.get("refuted", [])
             out.append(f"PHANTOM diagnosis: {len(refuted)} citation(s) refuted by the archive")
-    return ["".join(c if c.isprintable() else "?" for c in line) for line in out]
+    return [printable(line) for line in out]
 
 
 def flags_section(archive: Archive) -> str:
