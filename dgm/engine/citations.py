@@ -94,9 +94,18 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def check(archive: Archive, parent: int, citations: list[Citation], allowed: set[int] | None = None) -> list[Checked]:
+def unchecked(raw: Any) -> int:
+    """How many citations of a diagnosis's `citations` field lie past the cap (never parsed:
+    a phantom hidden behind MAX_CITATIONS true ones must not pass)."""
+    return max(0, len(raw) - MAX_CITATIONS) if isinstance(raw, list) else 0
+
+
+def check(
+    archive: Archive, parent: int, citations: list[Citation], allowed: set[int] | None = None, beyond_cap: int = 0
+) -> list[Checked]:
     """Each citation against the cited agent's recorded evaluations. `allowed`: the agents
-    whose evidence the meta agent was given (default: only the parent)."""
+    whose evidence the meta agent was given (default: only the parent). `beyond_cap`:
+    citations past the cap, refuted as unchecked."""
     from .evidence import bundle
 
     allowed = (allowed or set()) | {parent}
@@ -111,6 +120,9 @@ def check(archive: Archive, parent: int, citations: list[Citation], allowed: set
             recorded[node] = archive.evaluations(node)
         evals = [e for e in recorded[node] if e.task_id == c.task_id]
         out.append(_check_one(c, node, evals, lambda e: bundle(archive, e.log_blob)))
+    if beyond_cap:
+        past = Citation(f"(citations {MAX_CITATIONS + 1}-{MAX_CITATIONS + beyond_cap})", None, None, None, None)
+        out.append(Checked(past, False, f"{beyond_cap} citation(s) past the first {MAX_CITATIONS} were not checked"))
     return out
 
 

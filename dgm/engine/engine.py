@@ -457,7 +457,7 @@ class Engine:
         tokens, usd = archive.fm_usage(job.id)
         allowed = {*action.group, *([action.second] if action.second is not None else [])}
         cited = citations.parse(outcome.origin.get("citations"))
-        checked = citations.check(archive, action.parent, cited, allowed)
+        checked = citations.check(archive, action.parent, cited, allowed, outcome.origin.get("citations_unchecked", 0))
         origin = {**outcome.origin, "tokens": tokens, "usd": round(usd, 6)}
         origin["citations"] = [c.as_dict() for c in checked]
         phantom = citations.summary(checked)

@@ -150,6 +150,7 @@ def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
         "proposal": _short(diagnosis.get("proposal")),
         "focus": _short(report.get("focus")),
         "citations": [asdict(c) for c in citations.parse(diagnosis.get("citations"))],
+        "citations_unchecked": citations.unchecked(diagnosis.get("citations")),
         "improve_exit": run.result.exit_code,
         "improve_limit": run.result.limit_hit,
     }

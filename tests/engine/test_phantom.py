@@ -65,6 +65,16 @@ def test_each_kind_of_false_citation_is_refuted_and_true_ones_are_confirmed(tmp_
     ]
 
 
+def test_a_phantom_hidden_past_the_cap_behind_true_citations_is_refuted(tmp_path):
+    archive = archive_with_results(tmp_path)
+    true = {"task_id": "task-b", "claim": "failed", "test": "tests/test_b.py::test_x"}
+    raw = [true] * citations.MAX_CITATIONS + [{"task_id": "task-a", "claim": "failed"}]
+    checked = citations.check(archive, 1, citations.parse(raw), beyond_cap=citations.unchecked(raw))
+    assert [c.confirmed for c in checked] == [True] * citations.MAX_CITATIONS + [False]
+    assert "1 citation(s) past the first 20 were not checked" in citations.summary(checked)
+    assert citations.unchecked(raw[:20]) == citations.unchecked("x") == 0
+
+
 def test_citations_are_agent_written_input_parsed_leniently_and_bounded():
     raw = [
         "not an object",
