@@ -17,6 +17,7 @@ import time
 
 from dgm.simulate.compare import compare, table
 from dgm.simulate.landscape import Landscape
+from dgm.simulate.run import Settings
 
 SELECTORS = ["random", "best", "score_prop", "score_child_prop", "cmp_thompson", "oracle"]
 ACCEPTANCE = ["random", "score_child_prop", "cmp_thompson", "oracle"]
@@ -32,7 +33,7 @@ def main() -> None:
     seconds = time.perf_counter() - t0
     runs = len(ACCEPTANCE) * args.seeds
     for mode, corr in (("hgm", 0.0), ("hgm", -0.8), ("hgm", 0.8), ("dgm", 0.0)):
-        result = compare(Landscape(corr=corr), SELECTORS, args.budget, args.seeds, mode=mode)
+        result = compare(Landscape(corr=corr), SELECTORS, args.budget, args.seeds, Settings(mode=mode))
         print("\n".join(table(result)) + "\n", file=sys.stderr)
     print(f"simulate_s={seconds:.1f} runs_per_s={runs / seconds:.1f}")
 

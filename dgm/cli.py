@@ -724,7 +724,7 @@ def recipes_cmd() -> None:
     multiple=True,
     metavar="KEY=VALUE",
     help="A landscape parameter (repeatable): n_tasks, p0, m0, m_sd, corr, inherit, step_sd, invalid, "
-    "task_sd, expand_cost.",
+    "task_sd, expand_cost, and the judge's judge_corr, judge_noise, judge_cost.",
 )
 @click.option("--final-rule", default="quantile", show_default=True, help="Final-agent rule: mean, lcb or quantile.")
 @click.option("--target", type=float, default=0.4, show_default=True, help="Hidden skill counted as reached.")
@@ -735,6 +735,13 @@ def recipes_cmd() -> None:
     show_default=True,
     metavar="RULE[:ARG]",
     help="Which valid agents may be parents (as for evolve): any, preserve_extend[:TOLERANCE].",
+)
+@click.option(
+    "--judge-first",
+    type=click.FloatRange(0, 1),
+    metavar="T",
+    help="Judge-first staging (as for evolve): a noisy judge (the landscape's judge_* keys) reviews each new "
+    "agent's first patch, and an agent scoring below T is not evaluated further.",
 )
 @click.option("--workers", type=int, help="Processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
@@ -751,17 +758,20 @@ def simulate_cmd(
     target: float,
     alpha: float,
     admission: str,
+    judge_first: float | None,
     workers: int | None,
     as_json: bool,
     plot: Path | None,
 ) -> None:
     """Compare parent selectors on a synthetic landscape, with the engine's own scheduler,
-    policies and selectors driving a simulated executor (no sandboxes, no model)."""
+    policies and selectors driving a simulated executor (no sandboxes, no model). With
+    random and oracle among them, each selector's share of the gap between the two is shown."""
     from .engine.final import RULES
     from .engine.selectors import SELECTORS
     from .simulate.compare import compare, table
     from .simulate.landscape import Landscape
     from .simulate.plot import curves_svg
+    from .simulate.run import Settings
 
     names = [s.strip() for s in selectors.split(",") if s.strip()]
     unknown = [n for n in names if n not in SELECTORS and n != "oracle"]
@@ -779,7 +789,8 @@ def simulate_cmd(
         make_admission(admission)
     except AdmissionError as exc:
         raise click.ClickException(str(exc)) from exc
-    result = compare(landscape, names, budget, seeds, mode, final_rule, target, workers, alpha, admission)
+    settings = Settings(mode, final_rule, target, alpha, admission, judge_first)
+    result = compare(landscape, names, budget, seeds, settings, workers)
     if plot:
         plot.write_text(curves_svg(result))
     if as_json:

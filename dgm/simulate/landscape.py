@@ -5,7 +5,12 @@ metaproductivity m (the expected change of skill from it to a child). A child ge
 p' = clip(p + d), d ~ N(m, step_sd); its m is partly inherited. `corr` sets how a node's m
 relates to its own skill: +1, better agents are better improvers; 0, unrelated; -1,
 better agents are worse improvers (the metaproductivity-performance mismatch). Task
-difficulty varies (logit scale); an evaluation is a Bernoulli draw."""
+difficulty varies (logit scale); an evaluation is a Bernoulli draw.
+
+A judge (for judge-first staging) reviews a patch without running tests: its score has
+logit judge_corr * logit(q) + judge_noise * e, e ~ N(0, 1), where q is the agent's chance on
+the task. judge_corr 1 and judge_noise 0 is a calibrated judge (score = q); judge_corr 0 is a
+judge that sees nothing. A review costs judge_cost evaluations of budget."""
 
 from __future__ import annotations
 
@@ -27,6 +32,9 @@ class Landscape:
     invalid: float = 0.2  # probability that a child is invalid
     task_sd: float = 1.0  # spread of task difficulty (logit scale)
     expand_cost: float = 1.0  # budget one expansion costs, in evaluations
+    judge_corr: float = 0.7  # how strongly the judge's score follows the agent's chance on the task
+    judge_noise: float = 1.0  # the judge's noise (logit scale)
+    judge_cost: float = 0.1  # budget one review costs, in evaluations (one call against a solve's many)
 
     @classmethod
     def parse(cls, items: list[str] | tuple[str, ...]) -> Landscape:
@@ -42,8 +50,17 @@ class Landscape:
             except ValueError:
                 raise ValueError(f"--landscape {item!r}: {raw!r} is not a number") from None
         landscape = cls(**values)
-        if not -1 <= landscape.corr <= 1 or not 0 <= landscape.inherit <= 1 or not 0 <= landscape.invalid < 1:
-            raise ValueError("--landscape: corr must be in [-1, 1], inherit in [0, 1], invalid in [0, 1)")
+        checks = (
+            (-1 <= landscape.corr <= 1, "corr must be in [-1, 1]"),
+            (0 <= landscape.inherit <= 1, "inherit must be in [0, 1]"),
+            (0 <= landscape.invalid < 1, "invalid must be in [0, 1)"),
+            (-1 <= landscape.judge_corr <= 1, "judge_corr must be in [-1, 1]"),
+            (landscape.judge_noise >= 0 and landscape.judge_cost >= 0, "judge_noise and judge_cost must be >= 0"),
+            (landscape.n_tasks >= 1 and 0 < landscape.p0 < 1, "n_tasks must be >= 1 and p0 in (0, 1)"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"--landscape: {message}")
         return landscape
 
 
@@ -69,6 +86,7 @@ class World:
     def __init__(self, landscape: Landscape, seed: int):
         self.l = landscape
         self.rng = random.Random(f"world:{seed}")
+        self.judge_rng = random.Random(f"judge:{seed}")  # its own stream: reviews leave the world's draws alone
         self.difficulty = [self.rng.gauss(0, landscape.task_sd) for _ in range(landscape.n_tasks)]
         self.tasks = tuple(f"t{i:03d}" for i in range(landscape.n_tasks))
         self.index = {t: i for i, t in enumerate(self.tasks)}
@@ -97,3 +115,8 @@ class World:
 
     def evaluate(self, node_id: int, task: str) -> bool:
         return self.rng.random() < self.agents[node_id].solve[self.index[task]]
+
+    def judge(self, node_id: int, task: str) -> float:
+        """A review of the agent's patch on `task`: a score in (0, 1), noisy as the landscape says."""
+        q = min(max(self.agents[node_id].solve[self.index[task]], 1e-9), 1 - 1e-9)
+        return _sigmoid(self.l.judge_corr * _logit(q) + self.l.judge_noise * self.judge_rng.gauss(0, 1))

@@ -24,7 +24,7 @@ def curves_svg(c: Comparison) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="Helvetica" font-size="12">',
         f'<text x="{W / 2}" y="20" text-anchor="middle" font-weight="bold">Hidden skill of the final pick vs budget '
-        f"({c.mode}, {c.seeds} seeds, corr={c.landscape.corr})</text>",
+        f"({c.settings.mode}, {c.seeds} seeds, corr={c.landscape.corr})</text>",
         f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
         f'<text x="{W / 2}" y="{H - 15}" text-anchor="middle">budget (evaluations)</text>',

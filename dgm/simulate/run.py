@@ -1,7 +1,12 @@
 """One simulated run: the engine's own scheduler, policies, selectors, view cache and
 final-agent rules, with a simulated executor (the landscape) in place of sandboxes and a
 model. One job at a time; the budget counts evaluations (an expansion costs
-`expand_cost` of them)."""
+`expand_cost` of them, a judge's review `judge_cost`).
+
+Judge-first staging (`Settings.judge_first`) works as the engine's: a new agent's first
+patch is reviewed before grading; below the gate the agent is invalid from then on (its
+result is recorded as a failure, as the engine records a gated evaluation); the seed is
+never gated."""
 
 from __future__ import annotations
 
@@ -15,44 +20,58 @@ from ..engine.selectors import make_selector
 from ..engine.view import ViewCache
 from .landscape import Landscape, World
 from .oracle import OracleSelector
+from .pick import FinalPick
 
 CHECKPOINTS = 40
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a simulated run is run under, besides the landscape, selector, seed and budget."""
+
+    mode: str = "hgm"
+    final_rule: str = "quantile"
+    target: float = 0.4  # hidden skill of the final pick counted as reached
+    alpha: float = 0.6
+    admission: str = "any"
+    judge_first: float | None = None  # the gate; None: no judge
 
 
 @dataclass(frozen=True)
 class RunResult:
     final_skill: float  # hidden skill of the agent the final rule picks at the end
     best_in_archive: float  # best hidden skill among valid agents
-    budget_to_target: float | None  # budget spent when a valid agent first reached the target
+    budget_to_target: float | None  # budget spent when the final rule's pick first had the target skill
     curve: tuple[tuple[float, float], ...]  # (budget spent, hidden skill of the final pick)
     agents: int
+    evaluations: int  # results recorded (gated ones included)
+    judged: int  # reviews bought (judge-first)
+    gated: int  # agents the judge stopped
 
 
 def simulate(
-    landscape: Landscape,
-    selector: str,
-    seed: int,
-    budget: float,
-    mode: str = "hgm",
-    final_rule: str = "quantile",
-    target: float = 0.4,
-    alpha: float = 0.6,
-    admission: str = "any",
+    landscape: Landscape, selector: str, seed: int, budget: float, settings: Settings = Settings()
 ) -> RunResult:
     world = World(landscape, seed)
     chooser = OracleSelector(world) if selector == "oracle" else make_selector(selector)
-    scheduler = Scheduler(make_policy(mode, chooser, alpha=alpha, stages=(10, 25)), seed=seed)
-    cache = ViewCache(world.tasks, make_admission(admission))
+    policy = make_policy(settings.mode, chooser, alpha=settings.alpha, stages=(10, 25))
+    scheduler = Scheduler(policy, seed=seed)
+    cache = ViewCache(world.tasks, make_admission(settings.admission))
     world.seed(1)
     cache.add_node(1, None, "valid", 0)
+    pick = FinalPick(final.RULES[settings.final_rule])
     spent, decision, reached, next_mark = 0.0, 0, None, 0.0
+    evaluations = judged = gated = 0
     curve: list[tuple[float, float]] = []
     best_valid = world.agents[1].skill
-    if best_valid >= target:
+
+    def skill_of_pick() -> float:
+        return world.agents[pick.best if pick.best is not None else 1].skill
+
+    if skill_of_pick() >= settings.target:
         reached = 0.0
     while spent < budget:
-        view = cache.view()
-        action = scheduler.ask(view, InFlight(), decision)
+        action = scheduler.ask(cache.view(), InFlight(), decision)
         decision += 1
         if action is None:
             break
@@ -61,17 +80,26 @@ def simulate(
             valid = world.expand(action.parent, child)
             cache.add_node(child, action.parent, "valid" if valid else "invalid", action.generation)
             spent += landscape.expand_cost
-            if valid and world.agents[child].skill > best_valid:
-                best_valid = world.agents[child].skill
-                if reached is None and best_valid >= target:
-                    reached = spent
+            if valid:
+                best_valid = max(best_valid, world.agents[child].skill)
         else:
-            cache.add_result(action.node, action.task, world.evaluate(action.node, action.task))
+            node, task = action.node, action.task
+            stop = False
+            if settings.judge_first is not None and node != 1 and not cache.nodes[node].n:
+                judged += 1
+                spent += landscape.judge_cost
+                stop = world.judge(node, task) < settings.judge_first
+            resolved = False if stop else world.evaluate(node, task)
+            cache.add_result(node, task, resolved)
+            evaluations += 1
             spent += 1
+            if stop:
+                gated += 1
+                cache.set_status(node, "invalid")
+            pick.update(cache.nodes[node])
+        if reached is None and skill_of_pick() >= settings.target:
+            reached = spent
         if spent >= next_mark:
-            pick = final.best(cache.view(), final_rule)
-            curve.append((spent, world.agents[pick].skill if pick is not None else world.agents[1].skill))
+            curve.append((spent, skill_of_pick()))
             next_mark += budget / CHECKPOINTS
-    pick = final.best(cache.view(), final_rule)
-    final_skill = world.agents[pick].skill if pick is not None else world.agents[1].skill
-    return RunResult(final_skill, best_valid, reached, tuple(curve), len(cache.nodes))
+    return RunResult(skill_of_pick(), best_valid, reached, tuple(curve), len(cache.nodes), evaluations, judged, gated)

@@ -4,6 +4,8 @@ final rules (no parallel re-implementation), and a fixed seed reproduces its res
 from __future__ import annotations
 
 import json
+import random
+import statistics
 
 import pytest
 from click.testing import CliRunner
@@ -11,8 +13,9 @@ from click.testing import CliRunner
 from dgm.cli import main
 from dgm.engine import final, policies, scheduler, selectors, view
 from dgm.simulate import run
-from dgm.simulate.compare import compare
+from dgm.simulate.compare import compare, gap_closed
 from dgm.simulate.landscape import Landscape, World
+from dgm.simulate.pick import FinalPick
 
 
 def test_the_simulator_uses_the_engines_classes(monkeypatch):
@@ -83,9 +86,29 @@ def test_oracle_beats_random_and_cli_json_shape():
             "final_skill_ci",
             "best_in_archive_mean",
             "budget_to_target_median",
+            "gap_closed",
+            "gap_closed_ci",
         }
         assert r["final_skill_ci"][0] <= r["final_skill_mean"] <= r["final_skill_ci"][1]
     assert data["results"][1]["final_skill_mean"] > data["results"][0]["final_skill_mean"]
+    assert [r["gap_closed"] for r in data["results"]] == [0.0, 1.0]
+
+
+def test_gap_closed_and_its_interval():
+    random_, oracle = [0.1, 0.2, 0.3, 0.2], [0.9, 0.8, 1.0, 0.9]
+    point, lo, hi = gap_closed([0.5, 0.5, 0.6, 0.6], random_, oracle)
+    assert point == pytest.approx((0.55 - 0.2) / (0.9 - 0.2)) and lo <= point <= hi < 1
+    assert gap_closed([0.3] * 4, [0.3] * 4, [0.3] * 4) is None  # no gap to close
+
+
+def test_simulate_cli_judge_first_shows_the_gated():
+    args = ["simulate", "--compare", "cmp_thompson", "--budget", "150", "--seeds", "2", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--judge-first", "0.3"])
+    assert result.exit_code == 0, result.output
+    assert "judge-first 0.3" in result.output and "gated" in result.output
+    data = json.loads(CliRunner().invoke(main, [*args, "--judge-first", "0.3", "--json"]).output)
+    assert data["judge_first"] == 0.3 and data["results"][0]["judged_mean"] > 0
+    assert data["results"][0]["gap_closed"] is None  # no random and oracle to measure against
 
 
 @pytest.mark.parametrize(
@@ -93,9 +116,64 @@ def test_oracle_beats_random_and_cli_json_shape():
     [
         (["--landscape", "nope=1"], "expected KEY=VALUE"),
         (["--landscape", "corr=2"], "corr must be in"),
+        (["--landscape", "judge_noise=-1"], "judge_noise and judge_cost must be"),
+        (["--judge-first", "1.5"], "1.5 is not in the range"),
         (["--compare", "genius"], "unknown selector"),
     ],
 )
 def test_bad_simulate_options(args, message):
     result = CliRunner().invoke(main, ["simulate", "--budget", "10", "--seeds", "1", *args])
     assert result.exit_code != 0 and message in result.output
+
+
+def test_final_pick_agrees_with_the_final_rule_after_every_step():
+    """The simulator's incremental pick is final.best over the whole view, at every step,
+    through gates (status changes) and every rule."""
+    for rule in final.RULES:
+        world = World(Landscape(invalid=0.3), seed=3)
+        cache = view.ViewCache(world.tasks)
+        pick = FinalPick(final.RULES[rule])
+        world.seed(1)
+        cache.add_node(1, None, "valid", 0)
+        rng = random.Random(rule)
+        for step in range(400):
+            if step % 7 == 0:
+                child, parent = len(cache.nodes) + 1, rng.choice(list(cache.nodes))
+                cache.add_node(child, parent, "valid" if world.expand(parent, child) else "invalid", 1)
+                continue
+            node = rng.choice([i for i, n in cache.nodes.items() if n.status == "valid"])
+            cache.add_result(node, rng.choice(world.tasks), world.evaluate(node, rng.choice(world.tasks)))
+            if node != 1 and rng.random() < 0.05:
+                cache.set_status(node, "invalid")
+            pick.update(cache.nodes[node])
+            assert pick.best == final.best(cache.view(), rule), (rule, step)
+
+
+def test_the_judge_follows_its_parameters():
+    calibrated = World(Landscape(judge_corr=1.0, judge_noise=0.0), seed=0)
+    calibrated.seed(1)
+    assert calibrated.judge(1, "t003") == pytest.approx(calibrated.agents[1].solve[3])
+    for corr, expect in ((0.9, 0.5), (0.0, 0.0)):  # its scores track the agents' chances, or nothing
+        world = World(Landscape(judge_corr=corr, judge_noise=0.5), seed=1)
+        for i in range(300):
+            world.agents[i] = world._agent(0.05 + 0.9 * i / 300, 0.0)
+        chances = [world.agents[i].solve[0] for i in range(300)]
+        scores = [world.judge(i, "t000") for i in range(300)]
+        r = statistics.correlation(chances, scores)
+        assert (r > expect) if expect else abs(r) < 0.15, (corr, r)
+
+
+def test_judge_first_gates_new_agents_and_never_the_seed():
+    off = run.simulate(Landscape(), "cmp_thompson", seed=4, budget=300)
+    assert off.judged == off.gated == 0
+    # a calibrated judge scores a patch by its chance (< 0.9 for every agent here): a gate of
+    # 0.9 stops every new agent at its first patch, so the final pick stays the seed
+    land = Landscape(judge_corr=1.0, judge_noise=0.0, step_sd=0.01)
+    harsh = run.simulate(land, "cmp_thompson", seed=4, budget=300, settings=run.Settings(judge_first=0.9))
+    seed_world = World(land, 4)
+    seed_world.seed(1)
+    assert harsh.gated == harsh.judged > 5 and harsh.final_skill == seed_world.agents[1].skill
+    assert {skill for _, skill in harsh.curve} == {seed_world.agents[1].skill}
+    # no gate at all: everything judged passes, and the run spends judge_cost more per new agent
+    lenient = run.simulate(land, "cmp_thompson", seed=4, budget=300, settings=run.Settings(judge_first=0.0))
+    assert lenient.gated == 0 and lenient.judged > 5
