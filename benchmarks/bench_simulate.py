@@ -19,7 +19,7 @@ from dgm.simulate.compare import compare, table
 from dgm.simulate.landscape import Landscape
 from dgm.simulate.run import Settings
 
-SELECTORS = ["random", "best", "score_prop", "score_child_prop", "cmp_thompson", "oracle"]
+SELECTORS = ["random", "best", "score_prop", "score_child_prop", "cmp_thompson", "lineage", "oracle"]
 ACCEPTANCE = ["random", "score_child_prop", "cmp_thompson", "oracle"]
 
 

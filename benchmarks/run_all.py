@@ -40,23 +40,47 @@ def run(name: str) -> tuple[str, str, str]:
     return shown, figures, proc.stderr.strip()
 
 
+def previous(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The generated section's rows and detail blocks, by benchmark name."""
+    match = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), text, flags=re.S)
+    if not match:
+        return {}, {}
+    body = match.group(1)
+    rows = {
+        m.group(1): m.group(0)
+        for m in re.finditer(r"^\| (\w+)[^|]*\|.*$", body, flags=re.M)
+        if m.group(1) in BENCHMARKS
+    }
+    parts = re.split(r"^### (\w+)\n", body, flags=re.M)
+    details = {parts[i]: f"### {parts[i]}\n{parts[i + 1].rstrip()}\n" for i in range(1, len(parts) - 1, 2)}
+    return rows, details
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help="comma-separated subset of: " + ", ".join(BENCHMARKS))
     args = parser.parse_args()
     names = args.only.split(",") if args.only else list(BENCHMARKS)
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        raise SystemExit(f"unknown benchmark(s) {unknown}; choose from {', '.join(BENCHMARKS)}")
     date = datetime.date.today().isoformat()
-    rows, details = [], []
-    for name in names:
-        command, figures, stderr = run(name)
-        rows.append(f"| {name} | `{command}` | `{figures}` |")
-        details.append(f"### {name}\n\n```\n{stderr}\n```\n")
-    section = (
-        f"{BEGIN}\n## Latest run of `benchmarks/run_all.py` ({date})\n\n| benchmark | command | figures |\n"
-        f"|---|---|---|\n" + "\n".join(rows) + "\n\n" + "\n".join(details) + f"\n{END}"
-    )
     path = HERE.parent / "BENCHMARKS.md"
     text = path.read_text()
+    rows, details = previous(text)  # --only: the others keep their last figures, and say when
+    for name in names:
+        command, figures, stderr = run(name)
+        rows[name] = f"| {name} ({date}) | `{command}` | `{figures}` |"
+        details[name] = f"### {name}\n\n```\n{stderr}\n```\n"
+    order = [n for n in BENCHMARKS if n in rows]
+    section = (
+        f"{BEGIN}\n## Latest runs of `benchmarks/run_all.py`\n\n| benchmark | command | figures |\n"
+        f"|---|---|---|\n"
+        + "\n".join(rows[n] for n in order)
+        + "\n\n"
+        + "\n".join(details[n] for n in order if n in details)
+        + f"\n{END}"
+    )
     if BEGIN in text:
         text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: section, text, flags=re.S)
     else:

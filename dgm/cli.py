@@ -705,7 +705,7 @@ def recipes_cmd() -> None:
 @click.option(
     "--compare",
     "selectors",
-    default="random,score_child_prop,cmp_thompson,oracle",
+    default="random,score_child_prop,cmp_thompson,lineage,oracle",
     show_default=True,
     help="Comma-separated selectors to compare (the engine's, plus oracle, which sees the hidden truth).",
 )

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
+from .lineage import Plan
 from .selectors import Selector, make_selector, thompson
 from .view import View
 
@@ -54,6 +55,15 @@ class Allowance:
     cooling: bool = False  # the cool-down phase: no more expansions, spend evaluations on the best
 
 
+@runtime_checkable
+class Planner(Protocol):
+    """A selector that also plans an asynchronous run: whether to expand (and whom) or
+    evaluate (and whom) next. hgm and gea ask it first; a plan it leaves empty, or one the
+    budgets forbid, falls back to their own rule."""
+
+    def plan(self, view: View, flight: InFlight, rng: random.Random) -> Plan: ...
+
+
 class Policy(Protocol):
     name: ClassVar[str]
     summary: ClassVar[str]  # one line for --help
@@ -77,7 +87,10 @@ class HGMPolicy:
     selector: Selector = field(default_factory=lambda: make_selector("cmp_thompson"))
 
     def _expand(self, view: View, rng: random.Random) -> Expand:
-        return Expand(self.selector.select(view, view.parents(), 1, rng)[0])
+        return self._expand_from(view, self.selector.select(view, view.parents(), 1, rng)[0])
+
+    def _expand_from(self, view: View, parent: int) -> Expand:
+        return Expand(parent)
 
     def next(self, view: View, flight: InFlight, allow: Allowance, rng: random.Random) -> Action | None:
         root = view.root
@@ -85,6 +98,12 @@ class HGMPolicy:
             return Evaluate(root, _open_tasks(view, root, flight)[0])
         if len(view.nodes[root].evaluated) < len(view.tasks):
             return None  # the baseline is still being measured
+        if isinstance(self.selector, Planner) and not allow.cooling:  # the selector plans the run (lineage)
+            plan = self.selector.plan(view, flight, rng)
+            if plan.expand is not None and allow.expand:
+                return self._expand_from(view, plan.expand)
+            if plan.evaluate is not None and allow.evaluate and _open_tasks(view, plan.evaluate, flight):
+                return Evaluate(plan.evaluate, _open_tasks(view, plan.evaluate, flight)[0])
         nodes = len(view.nodes)
         want_expand = view.evaluations() ** self.alpha >= nodes - 1 + len(flight.expands)
         if allow.expand and not allow.cooling and want_expand:
@@ -192,8 +211,7 @@ class GEAPolicy(HGMPolicy):
     summary: ClassVar[str] = "HGM's schedule; each meta agent learns from a group of K agents (GEA, --group-size)"
     group_size: int = 3
 
-    def _expand(self, view: View, rng: random.Random) -> Expand:
-        parent = super()._expand(view, rng).parent
+    def _expand_from(self, view: View, parent: int) -> Expand:
         group = [parent]
         others = [i for i in view.parents() if i != parent and view.nodes[i].n]
         while others and len(group) < self.group_size:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import numpy as np
 
+from .lineage import LineageModel, Plan, Prior, thompson_wins
 from .view import View
+
+if TYPE_CHECKING:
+    from .policies import InFlight
 
 
 class Selector(Protocol):
@@ -100,9 +104,83 @@ class CmpThompsonSelector:
         return [pool[j] for j in thompson(s, f, k, rng)]
 
 
+class LineageSelector:
+    """Beyond HGM: each agent's skill p and metaproductivity m estimated down its lineage
+    (lineage.py), parents by Thompson sampling on the expected skill of their next child
+    (p + m); under hgm and gea it also plans the run (`plan`): when to expand and what to
+    evaluate, instead of the fixed n_evals ** alpha.
+
+    The plan: below `min_exponent` (nodes < evals ** 0.45) it expands; up to `max_exponent`
+    (nodes <= evals ** 0.85) it expands whenever one parent wins at least `confidence` of
+    `draws` joint Thompson draws; otherwise it evaluates where an evaluation can change a
+    decision: among the top two of that race (the next parent) and the top two of the race
+    on p alone (the final pick), the one whose own skill is least certain. The seed is
+    evaluated first, as under every selector. Under dgm, only `select` is used."""
+
+    name: ClassVar[str] = "lineage"
+
+    def __init__(
+        self,
+        explore: float = 0.5,
+        draws: int = 32,
+        confidence: float = 0.15,
+        min_exponent: float = 0.45,
+        max_exponent: float = 0.85,
+        shortlist: int = 256,
+        prior: Prior | None = None,
+    ):
+        self.explore, self.draws, self.confidence = explore, draws, confidence
+        self.min_exponent, self.max_exponent, self.shortlist = min_exponent, max_exponent, shortlist
+        self.model = LineageModel(prior)
+
+    def select(self, view: View, eligible: Sequence[int], k: int, rng: random.Random) -> list[int]:
+        self.model.update(view)
+        rows = self.model.rows(list(eligible))
+        mu, sd = self.model.mean_next[rows], self.explore * self.model.sd_next[rows]
+        gen = numpy_rng(rng)
+        return [eligible[int(np.argmax(mu + sd * gen.standard_normal(len(rows))))] for _ in range(k)]
+
+    def plan(self, view: View, flight: InFlight, rng: random.Random) -> Plan:
+        model = self.model
+        model.update(view)
+        parents = view.parents()
+        if not parents:
+            return Plan()
+        evaluations, nodes = view.evaluations(), len(view.nodes) - 1 + len(flight.expands)
+        if nodes < evaluations**self.min_exponent:
+            return Plan(expand=self.select(view, parents, 1, rng)[0])
+        gen = numpy_rng(rng)
+        rows = model.rows(parents)
+        order, wins = thompson_wins(model.mean_next[rows], model.sd_next[rows], self.draws, self.shortlist, gen)
+        may_expand = nodes <= evaluations**self.max_exponent
+        if may_expand and wins[0] >= self.confidence * self.draws:
+            return Plan(expand=parents[order[0]])
+        valid = view.valid()
+        p_order, p_wins = thompson_wins(
+            model.mean_p[model.rows(valid)], model.sd_p[model.rows(valid)], self.draws, self.shortlist, gen
+        )
+        busy: dict[int, int] = {}
+        for node, _ in flight.evaluations:
+            busy[node] = busy.get(node, 0) + 1
+        total = len(view.tasks)
+        racers = [parents[j] for j, w in zip(order[:2], wins[:2], strict=True) if w]
+        racers += [valid[j] for j, w in zip(p_order[:2], p_wins[:2], strict=True) if w]
+        open_racers = [i for i in dict.fromkeys(racers) if len(view.nodes[i].evaluated) + busy.get(i, 0) < total]
+        if open_racers:
+            return Plan(evaluate=max(open_racers, key=lambda i: (model.sd_p[model.row[i]], -i)))
+        return Plan(expand=parents[order[0]]) if may_expand else Plan()
+
+
 SELECTORS: dict[str, type] = {
     cls.name: cls
-    for cls in (RandomSelector, BestSelector, ScorePropSelector, ScoreChildPropSelector, CmpThompsonSelector)
+    for cls in (
+        RandomSelector,
+        BestSelector,
+        ScorePropSelector,
+        ScoreChildPropSelector,
+        CmpThompsonSelector,
+        LineageSelector,
+    )
 }
 
 

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from archive import Archive
 
-from .admission import ANY, Admission
+from .admission import ANY, Admission, AdmitAny
 from .utilities import TESTS, Utility
 
 
@@ -50,6 +50,7 @@ class View:
     nodes: Mapping[int, NodeStats]
     tasks: tuple[str, ...]  # the benchmark's tasks, in the run's seeded order
     admission: Admission = ANY  # which valid nodes may be parents
+    counted: int | None = dataclasses.field(default=None, compare=False)  # evaluations, when the cache knows
 
     @property
     def root(self) -> int:
@@ -69,6 +70,8 @@ class View:
 
     @cached_property
     def _parents(self) -> tuple[int, ...]:
+        if isinstance(self.admission, AdmitAny):  # no per-node question to ask
+            return self._valid
         return tuple(i for i in self._valid if self.refusal(i) is None)
 
     def parents(self) -> list[int]:
@@ -77,7 +80,7 @@ class View:
 
     @cached_property
     def _evaluations(self) -> int:
-        return sum(n.n for n in self.nodes.values())
+        return self.counted if self.counted is not None else sum(n.n for n in self.nodes.values())
 
     def evaluations(self) -> int:
         return self._evaluations
@@ -91,9 +94,10 @@ class ViewCache:
         self.admission = admission
         self.utility = utility
         self.nodes: dict[int, NodeStats] = {}
+        self.evaluations = 0  # results added: each is one evaluation, whatever its utility
 
     def view(self) -> View:
-        return View(MappingProxyType(dict(self.nodes)), self.tasks, self.admission)
+        return View(MappingProxyType(dict(self.nodes)), self.tasks, self.admission, self.evaluations)
 
     def add_node(self, node_id: int, parent_id: int | None, status: str, generation: int) -> None:
         self.nodes[node_id] = NodeStats(node_id, parent_id, status, generation, 0, 0, 0, 0, 0, frozenset())
@@ -107,6 +111,7 @@ class ViewCache:
     def add_result(self, node_id: int, task: str, resolved: bool, judge: float | None = None) -> None:
         node = self.nodes[node_id]
         worth = self.utility.value(resolved, judge)
+        self.evaluations += 1
         self.nodes[node_id] = dataclasses.replace(
             node,
             successes=node.successes + worth,
@@ -133,6 +138,7 @@ class ViewCache:
     ) -> ViewCache:
         cache = cls(tasks, admission, utility)
         cache.nodes = dict(build(archive, benchmark, tasks, utility=utility).nodes)
+        cache.evaluations = sum(n.n for n in cache.nodes.values())
         return cache
 
 

@@ -46,3 +46,6 @@ def test_view_clade_stats_match_brute_force_after_many_updates(tmp_path):
                     assert (stats.successes, stats.failures) == (sum(own), len(own) - sum(own))
                 assert build(ar, "bench", tasks) == view  # computing them changed nothing
                 assert cache.view() == view  # the incremental view agrees with the stored rows
+                loaded = ViewCache.load(ar, "bench", tasks).view()
+                # the count the cache keeps (no sum over 100k nodes per decision) is the true one
+                assert cache.view().evaluations() == loaded.evaluations() == view.evaluations() == len(results)
