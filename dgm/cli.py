@@ -676,10 +676,9 @@ def status(run_dir: Path, as_json: bool) -> None:
     from .suites import BenchmarkError, load_suite
 
     with open_archive(run_dir) as archive:
-        stored = archive.run_config()
-        if stored is None:
+        if archive.run_config() is None and not archive.nodes():
             raise click.ClickException(f"{run_dir} holds no evolution run")
-        config = RunConfig.from_stored(stored)
+        config = RunConfig.for_archive(archive)  # an archive built through the API: its own benchmark
         try:
             tasks = task_order([t.id for t in load_suite(config.benchmark).tasks], config.seed)
         except BenchmarkError:

@@ -201,6 +201,20 @@ class RunConfig:
         """The configuration a run stored in its archive (`to_dict`'s form), as it was."""
         return cls(**_coerce(stored, "the archive's run"))
 
+    @classmethod
+    def for_archive(cls, archive) -> RunConfig:
+        """The configuration an archive's summaries read: the stored run's; for an archive
+        built through the Python API (no stored run, or one without a benchmark), the
+        defaults with the benchmark its evaluations are on: the label with the most of them,
+        transfer evaluations (SUITE@MODEL) aside."""
+        stored = archive.run_config() or {}
+        config = cls.from_stored(stored)
+        if stored.get("benchmark"):
+            return config
+        counts = archive.db.execute("SELECT benchmark, count(*) FROM evaluations GROUP BY benchmark").fetchall()
+        own = [(n, label) for label, n in counts if "@" not in label] or [(n, label) for label, n in counts]
+        return dataclasses.replace(config, benchmark=max(own)[1]) if own else config
+
     def model_for(self, role: str) -> str | None:
         """The model a role's calls go to: its own, else `model` (None: the upstream's first)."""
         return self.models.get(role) or self.model

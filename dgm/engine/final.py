@@ -80,6 +80,11 @@ RULES: dict[str, Callable[[NodeStats], float]] = {
     "lcb": lambda n: wilson_lower(n.successes, n.n),
     "quantile": quantile_score,
 }
+RULE_NAMES = {  # how a page or a table names each rule's value
+    "mean": "own resolve rate",
+    "lcb": "Wilson lower bound (95%)",
+    "quantile": "10% quantile of the Beta posterior",
+}
 
 
 def best(view: View, rule: str = "quantile") -> int | None:
@@ -90,3 +95,26 @@ def best(view: View, rule: str = "quantile") -> int | None:
     if not candidates:
         return None
     return max(candidates, key=lambda n: (score(n), n.n, -n.id)).id
+
+
+class FinalPick:
+    """The final rule's pick, kept current node by node: `best(view, rule)` over the whole
+    view after every result costs O(nodes). A node's rule score depends on its own results
+    alone, so only the node just changed can take or lose the lead. Agrees with `best`
+    after every `update` (same ties: more evaluations, then the older node)."""
+
+    def __init__(self, rule: str = "quantile"):
+        self.score = RULES[rule]
+        self.keys: dict[int, tuple[float, int, int]] = {}
+        self.best: int | None = None
+
+    def update(self, node: NodeStats) -> None:
+        """After `node`'s results or status changed."""
+        if node.status == "valid" and node.n:
+            self.keys[node.id] = (self.score(node), node.n, -node.id)
+        else:
+            self.keys.pop(node.id, None)
+        if self.best == node.id or self.best is None:
+            self.best = max(self.keys, key=self.keys.__getitem__, default=None)
+        elif node.id in self.keys and self.keys[node.id] > self.keys[self.best]:
+            self.best = node.id

@@ -50,6 +50,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         }
     return {
         "benchmark": config.benchmark,
+        "run_stored": bool((archive.run_config() or {}).get("benchmark")),
         "mode": config.mode,
         "selector": config.selector_name,
         "nodes": stats.nodes,
@@ -126,7 +127,12 @@ def lines(s: dict[str, Any]) -> list[str]:
         else "none yet"
     )
     out = [
-        f"benchmark    {s['benchmark']}  (mode {s['mode']}, selector {s['selector']})",
+        f"benchmark    {s['benchmark']}  "
+        + (
+            f"(mode {s['mode']}, selector {s['selector']})"
+            if s.get("run_stored", True)
+            else "(no run stored: an archive built through the API)"
+        ),
         f"agents       {s['nodes']} ({s['valid']} valid, {s['invalid']} invalid; {s['expansions']} expansions)",
         f"evaluations  {s['evaluations']} ({s['resolved']} resolved"
         + (f"; {s['judgements']} judged" if s.get("judgements") else "")

@@ -285,8 +285,7 @@ def report_cmd(run_dir: Path, out: Path) -> None:
 
     with open_archive(run_dir) as archive:
         data = _data(archive)
-        config = RunConfig.from_stored(archive.run_config() or {})
-        out.write_text(pages.report_page(archive, data, config))
+        out.write_text(pages.report_page(archive, data, RunConfig.for_archive(archive)))
     click.echo(f"wrote {out}")
 
 

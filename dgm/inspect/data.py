@@ -11,6 +11,7 @@ from archive import Archive, UnknownRecordError
 
 from ..engine import final
 from ..engine.admission import ANY, AdmissionError, make_admission
+from ..engine.config import RunConfig
 from ..engine.utilities import TESTS, UtilityError, make_utility
 from ..engine.view import build
 
@@ -79,7 +80,7 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
         "SELECT node_id, benchmark, sum(resolved), count(*) FROM evaluations GROUP BY node_id, benchmark"
     ):
         counts[(node_id, label)] = [resolved, n]
-    label = config.get("benchmark") or next((lbl for _, lbl in counts), "")
+    label = RunConfig.for_archive(archive).benchmark if counts else config.get("benchmark", "")
     children: dict[int, list[int]] = defaultdict(list)
     nodes = archive.nodes()
     for node in nodes:

@@ -11,6 +11,7 @@ from archive import Archive
 
 from ..engine import final
 from ..engine.status import lines, summary
+from ..engine.view import NodeStats
 from . import charts, tree
 from .data import RunData
 
@@ -98,18 +99,24 @@ def tree_page(archive: Archive, data: RunData) -> str:
     return _page("dgm tree", body, SCRIPT, _node_details(archive, data))
 
 
-def progress_series(archive: Archive, label: str) -> tuple[list, list]:
-    """After each evaluation: the best node by Wilson lower bound, its rate and interval."""
+def progress_series(archive: Archive, label: str, rule: str = "quantile") -> tuple[list, list]:
+    """After each evaluation on `label`: the agent the final rule `rule` picks (among the
+    agents valid now), its value under that rule, and its 95% Wilson interval."""
+    status = {n.id: n.status for n in archive.nodes()}
     counts: dict[int, list[int]] = {}
+    pick = final.FinalPick(rule)
     points, band = [], []
     rows = archive.db.execute("SELECT node_id, resolved FROM evaluations WHERE benchmark = ? ORDER BY id", [label])
     for spent, (node_id, resolved) in enumerate(rows, start=1):
         c = counts.setdefault(node_id, [0, 0])
         c[0] += resolved
         c[1] += 1
-        s, n = max(counts.values(), key=lambda c: (final.wilson_lower(c[0], c[1]), c[1]))
+        pick.update(NodeStats(node_id, None, status.get(node_id, "valid"), 0, c[0], c[1] - c[0], 0, 0, 0, frozenset()))
+        if pick.best is None:
+            continue
+        s, n = counts[pick.best]
         lo, hi = final.wilson_interval(s, n)
-        points.append((spent, s / n))
+        points.append((spent, pick.keys[pick.best][0]))
         band.append((spent, lo, hi))
     return points, band
 
@@ -280,7 +287,7 @@ def report_page(archive: Archive, data: RunData, config) -> str:
     tasks = task_order(
         sorted({t for (t,) in archive.db.execute("SELECT DISTINCT task_id FROM evaluations")}), config.seed
     )
-    points, band = progress_series(archive, data.label)
+    points, band = progress_series(archive, data.label, config.final_rule)
     tokens, usd = usage_series(archive)
     overview = html.escape("\n".join(lines(summary(archive, config, tasks))))
     body = (
@@ -288,7 +295,8 @@ def report_page(archive: Archive, data: RunData, config) -> str:
         "</pre><h2>Progress</h2>"
         + charts.line_chart(
             points,
-            f"Best agent on {data.label} (Wilson lower bound), with 95% band",
+            f"Final pick on {data.label} by the run's rule, {final.RULE_NAMES[config.final_rule]}, "
+            "with its 95% interval (the pick may change after any evaluation)",
             "evaluations spent",
             "resolve rate",
             band,

@@ -20,7 +20,6 @@ from ..engine.selectors import make_selector
 from ..engine.view import ViewCache
 from .landscape import Landscape, World
 from .oracle import OracleSelector
-from .pick import FinalPick
 
 CHECKPOINTS = 40
 
@@ -59,7 +58,7 @@ def simulate(
     cache = ViewCache(world.tasks, make_admission(settings.admission))
     world.seed(1)
     cache.add_node(1, None, "valid", 0)
-    pick = FinalPick(final.RULES[settings.final_rule])
+    pick = final.FinalPick(settings.final_rule)
     spent, decision, reached, next_mark = 0.0, 0, None, 0.0
     evaluations = judged = gated = 0
     curve: list[tuple[float, float]] = []

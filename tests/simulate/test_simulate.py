@@ -15,7 +15,6 @@ from dgm.engine import final, policies, scheduler, selectors, view
 from dgm.simulate import run
 from dgm.simulate.compare import compare, gap_closed
 from dgm.simulate.landscape import Landscape, World
-from dgm.simulate.pick import FinalPick
 
 
 def test_the_simulator_uses_the_engines_classes(monkeypatch):
@@ -132,7 +131,7 @@ def test_final_pick_agrees_with_the_final_rule_after_every_step():
     for rule in final.RULES:
         world = World(Landscape(invalid=0.3), seed=3)
         cache = view.ViewCache(world.tasks)
-        pick = FinalPick(final.RULES[rule])
+        pick = final.FinalPick(rule)
         world.seed(1)
         cache.add_node(1, None, "valid", 0)
         rng = random.Random(rule)
