@@ -50,6 +50,17 @@ def test_status_of_an_api_built_archive_uses_its_own_benchmark(tmp_path):
     assert "no run stored" in text and "mode hgm" not in text  # no mode or selector it never had
 
 
+def test_best_and_tree_of_an_api_built_archive_read_its_benchmark_not_a_transfer(tmp_path):
+    run = api_archive(tmp_path)
+    with Archive.for_run(run) as ar:
+        expected = final.best(build(ar, LABEL, ()), "quantile")
+    result = CliRunner().invoke(main, ["best", "--run", str(run)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"node {expected}: ") and f"on {LABEL}" in result.output
+    tree = CliRunner().invoke(main, ["tree", "--run", str(run)])
+    assert tree.exit_code == 0 and "polyglot@gpt" not in tree.output.splitlines()[0]
+
+
 def test_status_of_an_empty_archive_is_a_clear_error(tmp_path):
     with Archive.for_run(tmp_path / "empty", create=True):
         pass

@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from dgm.engine.lineage import LineageModel, Plan
-from dgm.engine.policies import Allowance, Evaluate, Expand, HGMPolicy, InFlight
+from dgm.engine.policies import Allowance, Evaluate, Expand, GEAPolicy, HGMPolicy, InFlight
 from dgm.engine.selectors import LineageSelector
 from dgm.engine.view import ViewCache
 from dgm.simulate.landscape import Landscape, World
@@ -113,3 +113,16 @@ def test_hgm_follows_the_plan_within_its_budgets():
     assert isinstance(action, Expand)  # 2 nodes on 11 evaluations: below 11 ** 0.45
     no_more_children = policy.next(cache.view(), InFlight(), Allowance(expand=False), random.Random(0))
     assert isinstance(no_more_children, Evaluate) and no_more_children.node == 2
+
+
+def test_gea_follows_the_plan_and_keeps_its_groups():
+    """gea asks the planner too, and an expansion it plans still comes with the parent's
+    group. Here n ** 0.6 would evaluate (7 agents on 14 evaluations; 14 ** 0.6 = 4.9 < 6);
+    the plan expands the clear best parent (6 <= 14 ** 0.85 = 9.4)."""
+    cache = cache_with({1: (None, 3, 7), 2: (1, 3, 1), **{i: (1, 0, 0) for i in range(3, 8)}})
+    for mode_policy in (HGMPolicy(selector=LineageSelector()), GEAPolicy(selector=LineageSelector(), group_size=2)):
+        for seed in range(5):
+            action = mode_policy.next(cache.view(), InFlight(), Allowance(), random.Random(seed))
+            assert isinstance(action, Expand) and action.parent == 2, (mode_policy.name, action)
+            assert len(action.group) == (2 if mode_policy.name == "gea" else 0)
+    assert isinstance(HGMPolicy().next(cache.view(), InFlight(), Allowance(), random.Random(0)), Evaluate)
