@@ -6,6 +6,9 @@
     dgm  generations of k children; parents by DGM's rule; staged evaluation.
     gea  hgm's schedule; each expansion's meta agent gets its group's experience (GEA).
 
+A selector that is a `Planner` (lineage) plans hgm's and gea's steps instead of the
+n_evals ** alpha rule and the Thompson evaluation target; dgm asks it only for parents.
+
 The seed is evaluated first (the first stage in dgm mode, every task in hgm mode), so
 every later comparison has a baseline. Parents come from `view.parents()`: the valid nodes
 the run's admission rule admits (admission.py); evaluations go to every valid node."""
