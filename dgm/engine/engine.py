@@ -399,7 +399,7 @@ class Engine:
 
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict
-        root = action.node == self.cache.view().root
+        root = action.node == self.cache.root
         demote = bool(verdict.tamper) and not self.config.tampered_parents and not root
         gated = verdict.reason == work.JUDGE_GATE and not root
         if work.store_evaluation(
@@ -417,7 +417,7 @@ class Engine:
     def _first_evaluation(self, node: int) -> bool:
         """Whether an evaluation of `node` now would be its first (judge-first gates it; never
         the seed's): none recorded and none in flight."""
-        if node == self.cache.view().root or self.cache.view().nodes[node].n:
+        if node == self.cache.root or self.cache.nodes[node].n:
             return False
         return not any(isinstance(r.action, Evaluate) and r.action.node == node for r in self.running.values())
 

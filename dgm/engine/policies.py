@@ -48,6 +48,13 @@ class InFlight:
     expands: tuple[Expand, ...] = ()
     evaluations: frozenset[tuple[int, str]] = frozenset()
 
+    def busy(self) -> dict[int, int]:
+        """Evaluations in flight per node."""
+        counts: dict[int, int] = {}
+        for node, _ in self.evaluations:
+            counts[node] = counts.get(node, 0) + 1
+        return counts
+
 
 @dataclass(frozen=True)
 class Allowance:
@@ -121,9 +128,7 @@ class HGMPolicy:
 
     @staticmethod
     def _evaluation_target(view: View, flight: InFlight, rng: random.Random, cooling: bool) -> Evaluate | None:
-        busy: dict[int, int] = {}
-        for node, _ in flight.evaluations:
-            busy[node] = busy.get(node, 0) + 1
+        busy = flight.busy()
         total = len(view.tasks)
         open_nodes = [i for i in view.valid() if len(view.nodes[i].evaluated) + busy.get(i, 0) < total]
         if not open_nodes:

@@ -159,9 +159,7 @@ class LineageSelector:
         p_order, p_wins = thompson_wins(
             model.mean_p[model.rows(valid)], model.sd_p[model.rows(valid)], self.draws, self.shortlist, gen
         )
-        busy: dict[int, int] = {}
-        for node, _ in flight.evaluations:
-            busy[node] = busy.get(node, 0) + 1
+        busy = flight.busy()
         total = len(view.tasks)
         racers = [parents[j] for j, w in zip(order[:2], wins[:2], strict=True) if w]
         racers += [valid[j] for j, w in zip(p_order[:2], p_wins[:2], strict=True) if w]

@@ -95,12 +95,15 @@ class ViewCache:
         self.utility = utility
         self.nodes: dict[int, NodeStats] = {}
         self.evaluations = 0  # results added: each is one evaluation, whatever its utility
+        self.root: int | None = None  # the seed: the first node without a parent
 
     def view(self) -> View:
         return View(MappingProxyType(dict(self.nodes)), self.tasks, self.admission, self.evaluations)
 
     def add_node(self, node_id: int, parent_id: int | None, status: str, generation: int) -> None:
         self.nodes[node_id] = NodeStats(node_id, parent_id, status, generation, 0, 0, 0, 0, 0, frozenset())
+        if parent_id is None and self.root is None:
+            self.root = node_id
         if parent_id is not None:
             parent = self.nodes[parent_id]
             self.nodes[parent_id] = dataclasses.replace(parent, n_children=parent.n_children + 1)
@@ -139,6 +142,7 @@ class ViewCache:
         cache = cls(tasks, admission, utility)
         cache.nodes = dict(build(archive, benchmark, tasks, utility=utility).nodes)
         cache.evaluations = sum(n.n for n in cache.nodes.values())
+        cache.root = min(cache.nodes, default=None)
         return cache
 
 

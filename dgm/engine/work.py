@@ -203,7 +203,7 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
     task = ctx.suite.task(job.task_id)
     first: list[judge.Review | str] = []  # the judge-first review, or why it failed
 
-    def gate(patch: str) -> str | None:
+    def gate(patch: str) -> tuple[str, str] | None:
         try:
             review = judge.review(str(ctx.socket), job.judge, task.statement, patch, "not known yet")
         except judge.JudgeError as exc:
@@ -211,7 +211,7 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
             return None  # no usable review: the hidden tests decide
         first.append(review)
         if review.score < job.judge.gate:
-            return f"{JUDGE_GATE}\nthe judge scored the patch {review.score:g}, below the gate {job.judge.gate:g}"
+            return JUDGE_GATE, f"the judge scored the patch {review.score:g}, below the gate {job.judge.gate:g}"
         return None
 
     gated = job.judge is not None and job.judge.gate is not None

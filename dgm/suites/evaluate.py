@@ -54,10 +54,10 @@ def evaluate(
     access: agent_exec.Access,
     work: Path,
     limits: Limits = Limits(),
-    gate: Callable[[str], str | None] | None = None,
+    gate: Callable[[str], tuple[str, str] | None] | None = None,
 ) -> Evaluation:
-    """`gate`: asked with the patch before grading; a reason it returns fails the evaluation
-    with that reason (first line) and detail (the rest) before any hidden test runs."""
+    """`gate`: asked with the patch before grading; a (reason, detail) it returns fails the
+    evaluation with them before any hidden test runs."""
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
     env, host = task.environment, agent_exec.Host(backend, access, limits, image=task.image)
@@ -73,7 +73,7 @@ def evaluate(
         return Evaluation(verdict, "", run, time.monotonic() - start)
     stopped = gate(patch) if gate is not None else None
     if stopped:
-        reason, _, detail = stopped.partition("\n")
+        reason, detail = stopped
         verdict = dataclasses.replace(grader.refuse(task, reason), log=detail)
         return Evaluation(verdict, patch, run, time.monotonic() - start)
     return Evaluation(agent_verdict(grader.grade(task, patch), run), patch, run, time.monotonic() - start)

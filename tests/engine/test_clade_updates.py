@@ -49,3 +49,4 @@ def test_view_clade_stats_match_brute_force_after_many_updates(tmp_path):
                 loaded = ViewCache.load(ar, "bench", tasks).view()
                 # the count the cache keeps (no sum over 100k nodes per decision) is the true one
                 assert cache.view().evaluations() == loaded.evaluations() == view.evaluations() == len(results)
+                assert cache.root == ViewCache.load(ar, "bench", tasks).root == view.root  # kept, not searched for
