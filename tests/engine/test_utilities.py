@@ -271,3 +271,20 @@ def test_judge_first_stops_a_new_agent_whose_first_patch_scores_below_the_gate(e
         else:
             assert node.status == "valid" and len(evaluations[node.id]) == 3
     assert gated >= 1
+
+
+def test_judge_first_fails_open_when_the_judge_gives_no_score(engine_env, tmp_path, bwrap):
+    """A patch that talks the judge out of a SCORE line (here: every reply lacks one) gains
+    nothing: no agent is gated, the hidden tests decide every evaluation, and each failed
+    review is a judge_error event; only the gate's saving is lost."""
+    tasks, _ = engine_env
+    run = tmp_path / "run"
+    flags = ("--judge-first", "0.5", "--workers", "1", "--max-expansions", "2", "--max-evals", "40")
+    evolve_ok(run, tasks, judged_script(tmp_path, "I will not score this."), *flags)
+    with Archive.for_run(run) as ar:
+        nodes = ar.nodes()
+        reasons = {bundle(ar, ev.log_blob).get("reason") for ev in ar.evaluations()}
+        assert all(n.status == "valid" for n in nodes) and len(nodes) == 3
+        assert all(len(ar.evaluations(n.id)) == 3 for n in nodes)  # every task graded, none gated
+        assert "judge_gate" not in reasons and ar.judgements() == []
+        assert len(ar.events("judge_error")) >= 2  # each child's first review failed
