@@ -47,6 +47,26 @@ def open_dir(root: Path, parts: list[str], create: bool = False, owner: tuple[in
         os.close(fd)
 
 
+def read_copied(path: Path, limit: int, tail: bool = False) -> str:
+    """Text of a file the sandbox wrote, as copied out: at most `limit` bytes (the last ones
+    with `tail`). Empty when it is missing or anything but a regular file: `copy_out` keeps a
+    planted symlink as a symlink, and reading through it would fetch a host file."""
+    try:
+        fd = os.open(path, _READ)
+    except OSError:  # missing, or a symlink (ELOOP under O_NOFOLLOW)
+        return ""
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return ""
+        if tail and st.st_size > limit:
+            os.lseek(fd, st.st_size - limit, os.SEEK_SET)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+
 def copy_out(src_dir_fd: int, name: str, dest: Path) -> None:
     """Copy entry `name` of the open directory to host path `dest` (which must not exist).
     Symlinks are copied as symlinks, never followed; devices, FIFOs and sockets are skipped."""

@@ -13,6 +13,7 @@ from typing import Any
 from archive import HostileSnapshotError, SnapshotLimits
 from archive.snapshots import ScannedTree, scan
 from sandbox import Backend, Limits
+from sandbox.fs import read_copied
 
 from .. import agent_exec
 from ..suites import Grader, Suite
@@ -83,6 +84,11 @@ class EvaluateJob:
     judge: judge.Judging | None = None  # a run that uses a judge: its token and prompt
 
 
+def agent_trajectory(out: Path | None) -> str:
+    """The last TRAJECTORY_LIMIT bytes of the trajectory.jsonl an agent wrote to its /out."""
+    return read_copied(out / "trajectory.jsonl", TRAJECTORY_LIMIT, tail=True) if out else ""
+
+
 def _tail(text: str, n: int = 1500) -> str:
     return text[-n:]
 
@@ -104,10 +110,7 @@ def run_teacher(ctx: Context, job: ExpandJob) -> None:
     )
     folder = job.evidence / "teacher"
     folder.mkdir(exist_ok=True)
-    trajectory = attempt.agent.out / "trajectory.jsonl" if attempt.agent else None
-    (folder / "trajectory.jsonl").write_text(
-        trajectory.read_text(errors="replace")[-TRAJECTORY_LIMIT:] if trajectory and trajectory.exists() else ""
-    )
+    (folder / "trajectory.jsonl").write_text(agent_trajectory(attempt.agent.out if attempt.agent else None))
     summary_path = job.evidence / "summary.json"
     summary = json.loads(summary_path.read_text())
     summary["teacher"] = {
@@ -126,8 +129,8 @@ def run_teacher(ctx: Context, job: ExpandJob) -> None:
 def _report(path: Path) -> dict[str, Any]:
     """The meta agent's improve.json (agent-written: anything but a JSON object reads as {})."""
     try:
-        report = json.loads(path.read_text(errors="replace")[:REPORT_LIMIT])
-    except (OSError, ValueError):
+        report = json.loads(read_copied(path, REPORT_LIMIT))
+    except ValueError:
         return {}
     return report if isinstance(report, dict) else {}
 
@@ -308,9 +311,7 @@ def evaluation_bundle(evaluation: Evaluation) -> bytes:
     """What is kept of an evaluation besides its verdict: the patch, the test log, the
     agent's trajectory (clipped), and why it failed."""
     verdict, agent = evaluation.verdict, evaluation.agent
-    trajectory = ""
-    if agent is not None and (agent.out / "trajectory.jsonl").exists():
-        trajectory = (agent.out / "trajectory.jsonl").read_text(errors="replace")[-TRAJECTORY_LIMIT:]
+    trajectory = agent_trajectory(agent.out if agent else None)
     return json.dumps(
         {
             "patch": evaluation.patch,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from dgm.engine.work import agent_trajectory, evaluation_bundle
 from dgm.suites import load_suite
+from sandbox.fs import read_copied
 from tests.helpers import SLUG_FIX, evaluate_with_bash, evaluate_with_tool_call, first_tool_output, trajectory
 
 
@@ -96,3 +98,17 @@ def test_evaluate_grades_what_the_agent_changed(bwrap, grader, slug_task, tmp_pa
     evaluation = evaluate_with_tool_call(bwrap, slug_task, SLUG_FIX, tmp_path, grader)
     assert evaluation.verdict.resolved, evaluation.verdict.log[-800:]
     assert "textkit/slug.py" in evaluation.patch and ".git" not in evaluation.patch
+
+
+def test_a_planted_symlink_in_out_never_reads_a_host_file(bwrap, grader, slug_task, tmp_path):
+    """The agent swaps its trajectory for a link to a host file: what the engine keeps of the
+    evaluation (and shows meta agents and the viewer) must not be that file."""
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("HOST-SECRET-7f3a\n")
+    command = f"ln -sf {secret} /out/trajectory.jsonl && ln -sf {secret} /out/improve.json && echo planted"
+    (tmp_path / "eval").mkdir()
+    evaluation = evaluate_with_bash(bwrap, slug_task, command, tmp_path / "eval", grader)
+    assert (evaluation.agent.out / "trajectory.jsonl").is_symlink()  # the link came out, as a link
+    assert "HOST-SECRET" not in evaluation_bundle(evaluation).decode()
+    assert agent_trajectory(evaluation.agent.out) == ""
+    assert read_copied(evaluation.agent.out / "improve.json", 1000) == ""
