@@ -22,14 +22,24 @@ MIGRATIONS_TABLE = "migrations"
 
 
 def connect(
-    path: Path, *, create: bool, busy_timeout_s: float, synchronous: str, check_same_thread: bool = True
+    path: Path,
+    *,
+    create: bool,
+    busy_timeout_s: float,
+    synchronous: str,
+    check_same_thread: bool = True,
+    read_only: bool = False,
 ) -> sqlite_utils.Database:
-    """Open (and, with `create`, make) the archive at `path`; migrate it to the newest schema."""
+    """Open (and, with `create`, make) the archive at `path`; migrate it to the newest schema.
+    `read_only`: open it to watch, never to write (no migration; a schema other than this
+    dgm's newest is refused), so that a viewer cannot change or lock a run's archive."""
     path = Path(path)
     if not path.exists() and not create:
         raise NotAnArchiveError(f"no archive at {path}")
     if path.exists() and not path.is_file():
         raise NotAnArchiveError(f"{path} is not a file")
+    if read_only:
+        return _connect_read_only(path, busy_timeout_s, check_same_thread)
     uri = f"file:{path.resolve()}?mode={'rwc' if create else 'rw'}"
     conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread)
     try:
@@ -46,6 +56,29 @@ def connect(
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise NotAnArchiveError(f"{path}: not a usable dgm archive ({exc})") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+def _connect_read_only(path: Path, busy_timeout_s: float, check_same_thread: bool) -> sqlite_utils.Database:
+    conn = sqlite3.connect(
+        f"file:{path.resolve()}?mode=ro", uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+        conn.execute("PRAGMA query_only = ON")
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise NotAnArchiveError(f"{path} is not a dgm archive")
+        db = sqlite_utils.Database(conn, execute_plugins=False)
+        version = schema_version(db)
+        if version != len(MIGRATIONS):
+            fix = "upgrade dgm" if version > len(MIGRATIONS) else "open it once with `dgm status` to migrate it"
+            raise NotAnArchiveError(f"{path} has schema version {version}, this dgm reads {len(MIGRATIONS)}; {fix}")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise NotAnArchiveError(f"{path}: not a readable dgm archive ({exc})") from exc
     except BaseException:
         conn.close()
         raise

@@ -54,18 +54,21 @@ class Archive:
         synchronous: str = "FULL",
         clock: Callable[[], float] = time.time,
         shared_between_threads: bool = False,
+        read_only: bool = False,
     ):
         """`shared_between_threads`: allow use from several threads; the caller serialises
-        access (one lock around every call), as the gateway does."""
+        access (one lock around every call), as the gateway does. `read_only`: to watch a
+        run (as `dgm serve` does); every write raises, and nothing is migrated."""
         self.path = Path(path)
         self.limits = limits or SnapshotLimits()
         self.clock = clock
         self.db = connect(
             self.path,
-            create=create,
+            create=create and not read_only,
             busy_timeout_s=busy_timeout_s,
             synchronous=synchronous,
             check_same_thread=not shared_between_threads,
+            read_only=read_only,
         )
         self.jobs = JobQueue(self.db, clock)
 
@@ -118,6 +121,13 @@ class Archive:
 
     def blob(self, sha256: str) -> bytes:
         return blobs.get(self.db, sha256)
+
+    def add_blob(self, data: bytes) -> str:
+        """Store `data` once (content-addressed); return its sha256, for `blob()`."""
+        digest = blobs.sha256(data)
+        with self.atomic():
+            blobs.put(self.db, data, digest)
+        return digest
 
     def diff(self, a: str, b: str, context: int = 3) -> str:
         """Unified diff from snapshot `a` to snapshot `b`."""

@@ -19,7 +19,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -462,9 +462,11 @@ class Engine:
         origin["citations"] = [c.as_dict() for c in checked]
         phantom = citations.summary(checked)
         if phantom and outcome.valid and self.config.phantom == "reject":
-            outcome = work.ExpandOutcome(outcome.child, False, phantom, outcome.origin)
+            outcome = replace(outcome, valid=False, reason=phantom)
         status = "valid" if outcome.valid else "invalid"
         with archive.atomic():
+            if outcome.trajectory:  # the meta agent's own trajectory, for the viewer
+                origin["trajectory"] = archive.add_blob(outcome.trajectory.encode())
             try:
                 if outcome.child is None:
                     raise HostileSnapshotError(".", outcome.reason or "no child")
@@ -472,7 +474,7 @@ class Engine:
             except (HostileSnapshotError, ArchiveError) as exc:
                 parent_snapshot = archive.node(action.parent).snapshot
                 node = archive.add_node(action.parent, parent_snapshot, "invalid", origin, action.second)
-                outcome = work.ExpandOutcome(None, False, outcome.reason or f"unstorable child: {exc}", origin)
+                outcome = replace(outcome, child=None, valid=False, reason=outcome.reason or f"unstorable child: {exc}")
             if not outcome.valid:
                 archive.set_status(node.id, "invalid", outcome.reason)
             if phantom:

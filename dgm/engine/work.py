@@ -22,6 +22,7 @@ from ..suites.grader import Verdict
 from . import citations, judge
 
 TRAJECTORY_LIMIT = 400_000
+CHECK_OUTPUT_LIMIT = 4000  # the tail of the child's check output kept in its origin
 REPORT_LIMIT = 1_000_000  # characters of improve.json read
 
 
@@ -71,6 +72,7 @@ class ExpandOutcome:
     valid: bool
     reason: str | None
     origin: dict[str, Any]
+    trajectory: str = ""  # the meta agent's trajectory.jsonl (clipped), kept as a blob
 
 
 @dataclass(frozen=True)
@@ -157,18 +159,21 @@ def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
         "improve_exit": run.result.exit_code,
         "improve_limit": run.result.limit_hit,
     }
+    trajectory = agent_trajectory(run.out)
     child = job.work / "improve" / "agent"
     try:
         tree = scan(child, SnapshotLimits())
         same = tree.digest == scan(job.code, SnapshotLimits()).digest
     except HostileSnapshotError as exc:
-        return ExpandOutcome(None, False, f"unsafe snapshot: {exc}", origin)
+        return ExpandOutcome(None, False, f"unsafe snapshot: {exc}", origin, trajectory)
     if same:
-        return ExpandOutcome(tree, False, "no change: the meta agent left its code as it was", origin)
+        return ExpandOutcome(tree, False, "no change: the meta agent left its code as it was", origin, trajectory)
     check = agent_exec.check(ctx.backend, child)
+    origin["check"] = {"exit": check.exit_code, "output": _tail(check.stdout + check.stderr, CHECK_OUTPUT_LIMIT)}
     if check.exit_code != 0:
-        return ExpandOutcome(tree, False, f"check failed (exit {check.exit_code}): {_tail(check.stderr)}", origin)
-    return ExpandOutcome(tree, True, None, origin)
+        reason = f"check failed (exit {check.exit_code}): {_tail(check.stderr)}"
+        return ExpandOutcome(tree, False, reason, origin, trajectory)
+    return ExpandOutcome(tree, True, None, origin, trajectory)
 
 
 @dataclass(frozen=True)

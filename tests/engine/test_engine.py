@@ -114,6 +114,14 @@ def test_a_child_records_the_diagnosis_it_came_from(hgm_run):
     assert child.origin["summary"] == "the agent gave up without reading the code"
 
 
+def test_a_child_keeps_its_meta_agents_trajectory_and_its_check_output(hgm_run):
+    with Archive.for_run(hgm_run[0]) as ar:
+        child = ar.nodes()[1]
+        messages = [json.loads(line) for line in ar.blob(child.origin["trajectory"]).decode().splitlines()]
+    assert messages[0]["role"] == "system" and any(m["role"] == "assistant" for m in messages)
+    assert child.origin["check"]["exit"] == 0 and child.status == "valid"
+
+
 # --- DGM: generations of 3 children, staged evaluation (2 tasks, then all 3 over 0.3) -----------
 
 
