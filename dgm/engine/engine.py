@@ -198,7 +198,9 @@ class Engine:
                         requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
                         if requeued:
                             self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
+                        archive.log_event("run_started", data={"pid": os.getpid()})
                         self._loop(archive, gw, ctx, tasks)
+                        archive.log_event("run_stopped", data={"reason": self.state.stop_reason})
                     except (OSError, sqlite3.OperationalError) as exc:
                         self.executor.shutdown(cancel=True)
                         if not _disk_full(exc):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -74,8 +75,18 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "budget_refusals": len(archive.events("budget_exhausted")),
         "job_errors": len(archive.events("job_error")),
         "jobs": stats.jobs_by_state,
-        "stop_reason": stop_reason,
+        "stop_reason": stop_reason or recorded_stop(archive),
     }
+
+
+def recorded_stop(archive: Archive) -> str | None:
+    """Why the run last stopped, as it recorded; None while it runs (or if it was killed)."""
+    row = archive.db.execute(
+        "SELECT kind, data FROM events WHERE kind IN ('run_started', 'run_stopped') ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    if row is None or row[0] != "run_stopped":
+        return None
+    return json.loads(row[1]).get("reason") or "stopped"
 
 
 def spend_by_model(archive: Archive) -> list[dict[str, Any]]:

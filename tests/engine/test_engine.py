@@ -4,6 +4,7 @@ upstream (the test double), in both modes; and a run killed with SIGKILL and res
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import time
@@ -64,6 +65,16 @@ def test_hgm_run_stops_at_its_expansion_and_evaluation_limits(hgm_state, hgm_sta
     nodes, evals = hgm_state
     assert len(nodes) == 7 and len(evals) == 21
     assert hgm_status["expansions"] == 6 and hgm_status["evaluations"] == 21
+    assert "--max-evals 21" in hgm_status["stop_reason"]  # recorded by the run, read back by status
+
+
+def test_status_has_no_stop_reason_while_a_run_has_none_recorded(hgm_run, tmp_path):
+    run = tmp_path / "copy"
+    shutil.copytree(hgm_run[0], run)
+    with Archive.for_run(run) as ar:
+        ar.log_event("run_started", data={"pid": 1})  # resumed and running (or killed since)
+    result = CliRunner().invoke(main, ["status", "--run", str(run), "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["stop_reason"] is None
 
 
 def test_hgm_run_grades_no_node_on_a_task_twice(hgm_state):
