@@ -6,8 +6,9 @@ STAMP := $(VENV)/.bootstrap-stamp
 PYTEST_ARGS ?=
 RUN ?= runs/default
 EVOLVE_ARGS ?=
+SERVE_ARGS ?=
 
-.PHONY: evolve test sandbox local-model lint bench clean help
+.PHONY: evolve test serve sandbox local-model lint bench clean help
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -21,6 +22,9 @@ evolve: $(STAMP) sandbox  ## evolve agents on the built-in dev split into $(RUN)
 
 test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+serve: $(STAMP)  ## watch a run in the browser: make serve RUN=runs/default (read-only; 127.0.0.1:8765)
+	$(VENV)/bin/dgm serve --run $(RUN) $(SERVE_ARGS)
 
 sandbox: $(STAMP)  ## start dockerd and build the sandbox image/rootfs if missing (root)
 	scripts/sandbox-up.sh $(VENV)

@@ -25,6 +25,7 @@ BENCHMARKS = {
     "simulate": ["bench_simulate.py"],
     "executors": ["bench_executors.py"],
     "local_model": ["bench_local_model.py"],
+    "serve": ["bench_serve.py"],
 }
 BEGIN, END = "<!-- run_all:begin -->", "<!-- run_all:end -->"
 

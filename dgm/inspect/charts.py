@@ -6,6 +6,15 @@ import html
 from collections.abc import Sequence
 
 W, H, PAD = 640, 260, 56
+MAX_POINTS = 2 * W  # more than the chart has pixels for would only make the page heavier
+
+
+def _thin(seq: Sequence) -> Sequence:
+    """At most MAX_POINTS, evenly spaced, the last one kept."""
+    if len(seq) <= MAX_POINTS:
+        return seq
+    step = len(seq) / MAX_POINTS
+    return [seq[int(i * step)] for i in range(MAX_POINTS)] + [seq[-1]]
 
 
 def _short(value: float) -> str:
@@ -25,6 +34,7 @@ def line_chart(
 ) -> str:
     if not points:
         return f'<p class="empty">{html.escape(title)}: no data yet</p>'
+    points, band = _thin(points), _thin(band)
     xs = [p[0] for p in points]
     x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
     y1 = y_max if y_max is not None else max([p[1] for p in points] + [hi for *_, hi in band]) or 1.0

@@ -289,4 +289,29 @@ def report_cmd(run_dir: Path, out: Path) -> None:
     click.echo(f"wrote {out}")
 
 
-COMMANDS = (tree_cmd, show_cmd, diff_cmd, best_cmd, export_cmd, eval_cmd, report_cmd)
+@click.command("serve")
+@run_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (others need --token).")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on (0: any free one).")
+@click.option("--token", envvar="DGM_SERVE_TOKEN", help="Secret every request must carry (required off loopback).")
+def serve_cmd(run_dir: Path, host: str, port: int, token: str | None) -> None:
+    """A live web view of a run, read-only: overview, tree, nodes with their diffs,
+    trajectories and grading logs, comparisons. Safe to run beside `dgm evolve`: it never
+    writes to the archive nor takes the run's lock. Ctrl-C stops it."""
+    from archive import ArchiveError
+
+    from .serve import ServeError, is_loopback, serve
+
+    if not is_loopback(host):
+        click.echo(f"warning: --host {host} serves agent code and trajectories beyond this machine", err=True)
+
+    def ready(url: str) -> None:
+        click.echo(f"serving {run_dir} at {url}  (read-only; Ctrl-C stops)")
+
+    try:
+        serve(run_dir, host, port, token, ready)
+    except (ServeError, ArchiveError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+COMMANDS = (tree_cmd, show_cmd, diff_cmd, best_cmd, export_cmd, eval_cmd, report_cmd, serve_cmd)

@@ -13,7 +13,7 @@ from ..engine import final
 from ..engine.admission import ANY, AdmissionError, make_admission
 from ..engine.config import RunConfig
 from ..engine.utilities import TESTS, UtilityError, make_utility
-from ..engine.view import build
+from ..engine.view import View, build
 
 
 class InspectError(Exception):
@@ -73,19 +73,10 @@ class RunData:
             raise InspectError(f"no node {ref!r} in this run (nodes 1-{max(self.nodes, default=0)})") from None
 
 
-def collect(archive: Archive, rule: str | None = None) -> RunData:
+def run_view(archive: Archive, label: str) -> View:
+    """The engine's view of the run on `label`, under its admission rule and the utility of
+    its current epoch (what its final rule and admission decisions are read from)."""
     config = archive.run_config() or {}
-    counts: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for node_id, label, resolved, n in archive.db.execute(
-        "SELECT node_id, benchmark, sum(resolved), count(*) FROM evaluations GROUP BY node_id, benchmark"
-    ):
-        counts[(node_id, label)] = [resolved, n]
-    label = RunConfig.for_archive(archive).benchmark if counts else config.get("benchmark", "")
-    children: dict[int, list[int]] = defaultdict(list)
-    nodes = archive.nodes()
-    for node in nodes:
-        if node.parent_id is not None:
-            children[node.parent_id].append(node.id)
     try:
         admission = make_admission(config.get("admission") or "any")
     except AdmissionError:
@@ -95,7 +86,23 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
         utility = make_utility(epochs[-1].utility) if epochs else TESTS
     except UtilityError:
         utility = TESTS
-    view = build(archive, label, (), admission, utility)
+    return build(archive, label, (), admission, utility)
+
+
+def collect(archive: Archive, rule: str | None = None) -> RunData:
+    config = archive.run_config() or {}
+    counts: dict[int, dict[str, Score]] = defaultdict(dict)
+    for node_id, label, resolved, n in archive.db.execute(
+        "SELECT node_id, benchmark, sum(resolved), count(*) FROM evaluations GROUP BY node_id, benchmark"
+    ):
+        counts[node_id][label] = Score(resolved, n)
+    label = RunConfig.for_archive(archive).benchmark if counts else config.get("benchmark", "")
+    children: dict[int, list[int]] = defaultdict(list)
+    nodes = archive.nodes()
+    for node in nodes:
+        if node.parent_id is not None:
+            children[node.parent_id].append(node.id)
+    view = run_view(archive, label)
     infos = {
         n.id: NodeInfo(
             n.id,
@@ -105,7 +112,7 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             n.snapshot,
             n.origin,
             n.created_at,
-            {lbl: Score(*c) for (i, lbl), c in counts.items() if i == n.id},
+            counts.get(n.id, {}),
             tuple(children[n.id]),
             view.refusal(n.id) if n.status == "valid" else None,
             n.second_parent_id,
@@ -119,5 +126,6 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             lineage = tuple(n.id for n in archive.lineage(best))
         except UnknownRecordError:
             lineage = ()
+    epochs = archive.epochs()
     epoch = f"epoch {epochs[-1].id}, utility {epochs[-1].utility}" if epochs else ""
     return RunData(infos, label, config, best, lineage, epoch)

@@ -102,7 +102,7 @@ def tree_page(archive: Archive, data: RunData) -> str:
 def progress_series(archive: Archive, label: str, rule: str = "quantile") -> tuple[list, list]:
     """After each evaluation on `label`: the agent the final rule `rule` picks (among the
     agents valid now), its value under that rule, and its 95% Wilson interval."""
-    status = {n.id: n.status for n in archive.nodes()}
+    status = dict(archive.db.execute("SELECT id, status FROM nodes").fetchall())
     counts: dict[int, list[int]] = {}
     pick = final.FinalPick(rule)
     points, band = [], []

@@ -4,37 +4,11 @@ and no network requests; the screenshot is not blank."""
 from __future__ import annotations
 
 import io
-import os
-import shutil
 
 import pytest
 from click.testing import CliRunner
 
 from dgm.cli import main
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        message = "Debian's chromium is not installed (apt-get install -y chromium)"
-        pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser
-        browser.close()
 
 
 def load(browser, path):

@@ -1,0 +1,190 @@
+"""`dgm serve`: headless Chromium (Debian's) on a scripted run while it is still going, and
+the server's guards (loopback only, the token, read-only, agent text shown as text)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from archive import Archive
+from dgm.cli import main
+from tests.engine.conftest import SCRIPT, evolve_cmd, make_engine_env
+
+HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+
+
+def start_serve(run: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`dgm serve` on a free port; the process and the URL it printed."""
+    cmd = [sys.executable, "-m", "dgm", "serve", "--run", str(run), "--port", "0", *extra]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc.head = []  # what it printed up to its URL
+    while not proc.head or " at http://" not in proc.head[-1]:
+        line = proc.stdout.readline()
+        assert line, "".join(proc.head)
+        proc.head.append(line)
+    return proc, proc.head[-1].split(" at ", 1)[1].split()[0]
+
+
+def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+@pytest.fixture
+def served(scripted_run):
+    proc, url = start_serve(scripted_run[0])
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def shown_nodes(page, at_least: int, timeout: float) -> int:
+    """The number of agents the page shows, once it is `at_least` (polled from here: the
+    page's policy forbids the string evaluation Playwright's wait_for_function uses)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = int(page.get_attribute("body", "data-nodes") or 0)
+        if shown >= at_least or time.monotonic() > deadline:
+            return shown
+        page.wait_for_timeout(250)
+
+
+def hostile_env(root: Path) -> tuple[Path, Path]:
+    """The engine tests' tasks and script, with agent-written markup: the task agent's reply
+    (in every trajectory) and the meta agent's diagnosis."""
+    tasks, script = make_engine_env(root)
+    rules = json.loads(json.dumps(SCRIPT["rules"]))
+    rules[0]["reply"]["content"] = json.dumps(
+        {"summary": f"diagnosis {HOSTILE}", "proposal": "read first", "implementation_plan": "edit the prompt"}
+    )
+    rules[-1]["reply"]["content"] = f"I could not find the problem. {HOSTILE}"
+    script.write_text(json.dumps({**SCRIPT, "rules": rules}))
+    return tasks, script
+
+
+def test_a_run_in_progress_in_the_browser(browser, bwrap, tmp_path):
+    tmp_path.chmod(0o755)
+    tasks, script = hostile_env(tmp_path)
+    run = tmp_path / "run"
+    flags = ("--max-expansions", "8", "--max-evals", "30", "--workers", "1", "--seed", "3")
+    evolving = subprocess.Popen(evolve_cmd(run, tasks, f"scripted:{script}", *flags), stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (run / "archive.db").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    server, url = start_serve(run)
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        problems, requests = [], []
+        page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(url)
+        first = shown_nodes(page, at_least=1, timeout=60)
+        assert shown_nodes(page, at_least=first + 1, timeout=180) > first  # it grew; the page was never reloaded
+        assert page.locator("circle.node").count() > first
+
+        page.click('circle.node[data-id="2"]')
+        page.wait_for_selector("#panel pre.diff")
+        node_text = page.inner_text("#panel")
+        assert "node 2" in node_text and "diff --git" in node_text and "solve_system.md" in node_text
+        assert f"diagnosis {HOSTILE}" in node_text  # the meta agent's markup, as text
+
+        evolving.wait(timeout=300)
+        assert evolving.returncode == 0
+        with Archive.for_run(run, read_only=True) as ar:
+            failed = next(e for e in ar.evaluations(2) if not e.resolved)
+        page.click(f'#panel a[href="#eval={failed.id}"]')
+        page.wait_for_selector("#panel .msg")
+        trajectory = page.inner_text("#panel")
+        assert "Trajectory" in trajectory and "Grading log" in trajectory and failed.task_id in trajectory
+        assert HOSTILE in trajectory  # the task agent's <script> is shown, not run
+        assert page.locator("#panel script, #panel img").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        (tmp_path / "serve.png").write_bytes(page.screenshot())
+        base = url.rsplit("/", 1)[0]
+        assert problems == [], problems
+        assert requests and all(r.startswith(base) for r in requests), requests  # nothing off the machine
+    finally:
+        evolving.kill()
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_it_never_writes_the_archive(scripted_run, served):
+    db = scripted_run[0] / "archive.db"
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    for path in (
+        "",
+        "api/overview",
+        "api/tree",
+        "api/node/2",
+        "api/evaluation/1",
+        "api/expansion/2",
+        "api/compare?a=1&b=2",
+    ):
+        status, _, _ = fetch(served + path)
+        assert status == 200, path
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_its_replies_forbid_scripts_from_anywhere_else(served):
+    status, headers, body = fetch(served)
+    assert status == 200 and b'<script src="/static/app.js">' in body
+    policy = headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy and "unsafe-inline" not in policy
+    assert headers["x-content-type-options"] == "nosniff"
+    status, headers, body = fetch(served + "api/node/999")
+    assert status == 404 and json.loads(body) == {"error": "no node 999"}
+
+
+def test_on_loopback_it_answers_only_loopback_names(served):
+    """A page elsewhere that rebinds its own name to 127.0.0.1 cannot read the run."""
+    assert fetch(served + "api/version")[0] == 200
+    assert fetch(served + "api/version", {"Host": "localhost:1"})[0] == 200
+    assert fetch(served + "api/version", {"Host": "attacker.example:8765"})[0] == 421
+
+
+def test_with_a_token_every_request_must_carry_it(scripted_run):
+    server, url = start_serve(scripted_run[0], "--token", "s3cret")
+    try:
+        assert url.endswith("?token=s3cret")
+        base = url.split("?")[0]
+        assert fetch(base + "api/version")[0] == 401
+        assert fetch(base + "api/version?token=wrong")[0] == 401
+        status, headers, _ = fetch(url)
+        assert status == 200 and "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"]
+        assert fetch(base + "api/tree", {"Cookie": "dgm_token=s3cret"})[0] == 200
+        assert fetch(base + "api/tree", {"Authorization": "Bearer s3cret"})[0] == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_off_loopback_it_needs_a_token_and_warns(scripted_run):
+    refused = CliRunner().invoke(main, ["serve", "--run", str(scripted_run[0]), "--host", "0.0.0.0"])
+    assert refused.exit_code != 0 and "--token" in refused.output
+    server, url = start_serve(scripted_run[0], "--host", "0.0.0.0", "--token", "t0ken")
+    try:
+        assert fetch(url.replace("0.0.0.0", "127.0.0.1"))[0] == 200
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+    assert "warning: --host 0.0.0.0" in "".join(server.head)
+
+
+def test_a_missing_run_is_a_clean_error(tmp_path):
+    result = CliRunner().invoke(main, ["serve", "--run", str(tmp_path / "nope")])
+    assert result.exit_code != 0 and "no run directory" in result.output
