@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -17,15 +18,19 @@ from click.testing import CliRunner
 
 from archive import Archive
 from dgm.cli import main
+from dgm.inspect import watch as watch_module
+from dgm.inspect.watch import Watch
 from tests.engine.conftest import SCRIPT, evolve_cmd, make_engine_env
+from tests.helpers import write_tree
 
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
-def start_serve(run: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+def start_serve(run: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
     """`dgm serve` on a free port; the process and the URL it printed."""
     cmd = [sys.executable, "-m", "dgm", "serve", "--run", str(run), "--port", "0", *extra]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {**os.environ, **(env or {})}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     proc.head = []  # what it printed up to its URL
     while not proc.head or " at http://" not in proc.head[-1]:
         line = proc.stdout.readline()
@@ -173,6 +178,16 @@ def test_with_a_token_every_request_must_carry_it(scripted_run):
         server.wait(timeout=10)
 
 
+def test_the_token_can_come_from_the_environment(flagged_run):
+    server, url = start_serve(flagged_run, env={"DGM_SERVE_TOKEN": "from-env"})
+    try:
+        assert url.endswith("?token=from-env") and fetch(url.split("?")[0] + "api/version")[0] == 401
+        assert fetch(url.split("?")[0] + "api/version", {"Authorization": "Bearer from-env"})[0] == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def test_off_loopback_it_needs_a_token_and_warns(scripted_run):
     refused = CliRunner().invoke(main, ["serve", "--run", str(scripted_run[0]), "--host", "0.0.0.0"])
     assert refused.exit_code != 0 and "--token" in refused.output
@@ -188,3 +203,73 @@ def test_off_loopback_it_needs_a_token_and_warns(scripted_run):
 def test_a_missing_run_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--run", str(tmp_path / "nope")])
     assert result.exit_code != 0 and "no run directory" in result.output
+
+
+@pytest.fixture
+def flagged_run(tmp_path):
+    """An archive built through the API: node 2's grading was tampered with, node 3's patch
+    touched a test file and it is invalid, node 4 is plain."""
+    run = tmp_path / "flagged"
+    with Archive.for_run(run, create=True) as ar:
+        seed = ar.add_child(None, write_tree(tmp_path / "seed", {"seed_agent/a.py": "x = 1\n"}), status="valid")
+        for n in range(3):
+            child = ar.add_child(seed.id, write_tree(tmp_path / f"c{n}", {"seed_agent/a.py": f"x = {n + 2}\n"}))
+            ar.set_status(child.id, "valid")
+            ar.add_evaluation(child.id, "builtin:dev", "t1", n == 2)
+        ar.log_event("grading_tampered", node_id=2, data={"task": "t1", "tamper": ["conftest"]})
+        ar.log_event("patch_flagged", node_id=3, data={"task": "t1", "stripped": ["tests/test_x.py"]})
+        ar.set_status(3, "invalid", "its tests were tampered with")
+    return run
+
+
+def test_the_tree_marks_each_agent_with_its_flags(flagged_run):
+    watch = Watch(flagged_run)
+    try:
+        rows = {row[0]: row for row in watch.tree()["nodes"]}
+    finally:
+        watch.close()
+    assert rows[2][6] == ["tampered"] and rows[3][6] == ["stripped"] and rows[3][3] == "invalid"
+    assert rows[4][4:6] == [1, 1] and rows[4][6] == []
+
+
+def test_a_flag_filter_in_the_page_picks_out_the_flagged_agents(browser, flagged_run):
+    server, url = start_serve(flagged_run)
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        assert shown_nodes(page, at_least=4, timeout=30) == 4
+        page.check('input.flag[value="tampered"]')
+        assert page.get_attribute('circle.node[data-id="2"]', "class").split() == ["node", "hit"]
+        assert all("dim" in page.get_attribute(f'circle.node[data-id="{i}"]', "class") for i in (1, 3, 4))
+        page.check('input.flag[value="invalid"]')  # either flag
+        assert "hit" in page.get_attribute('circle.node[data-id="3"]', "class")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_run_wide_answer_waits_while_recomputing_it_would_cost_too_much(flagged_run, monkeypatch):
+    watch = Watch(flagged_run)
+    try:
+        before = watch.tree()
+        with Archive.for_run(flagged_run) as writer:
+            writer.add_evaluation(1, "builtin:dev", "t1", True)
+        monkeypatch.setattr(watch_module, "REFRESH_COST", 1e9)  # as if it had just cost a great deal
+        stale = watch.tree()
+        assert stale == before and watch.version()["version"] != stale["version"]  # the page asks again
+        monkeypatch.setattr(watch_module, "REFRESH_COST", 0)
+        fresh = watch.tree()
+        assert fresh["version"] == watch.version()["version"] and fresh["nodes"][0][4:6] == [1, 1]
+    finally:
+        watch.close()
+
+
+def test_make_serve_serves_the_run_it_is_given():
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "-o", ".venv/.bootstrap-stamp", "serve", "RUN=/tmp/some-run", "SERVE_ARGS=--port 9000"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert dry.returncode == 0 and "dgm serve --run /tmp/some-run --port 9000" in dry.stdout, dry.stdout + dry.stderr
