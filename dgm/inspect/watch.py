@@ -5,11 +5,12 @@ data; the page shows it as text, never as markup."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,7 @@ class Watch:
         """The value as of the run's last commit; while the run commits, recomputed at most
         once per REFRESH_COST times its cost, so watching a large run costs it little CPU.
         It says which version it is of: the page asks again while that is not the newest."""
-        with self.lock:
+        with self._snapshot():
             version, now = self._version(), time.monotonic()
             memo = self._memo.get(name)
             if memo is None or (memo.version != version and now - memo.at >= REFRESH_COST * memo.cost):
@@ -90,13 +91,24 @@ class Watch:
                 memo = self._memo[name] = Memo(version, value, now, time.monotonic() - now)
             return {**memo.value, "version": memo.version}
 
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Under the lock, one read transaction: every query of an answer sees the same
+        commit of the run (a reader in WAL mode never holds the run up)."""
+        with self.lock:
+            self.archive.db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self.archive.db.execute("COMMIT")
+
     def warm(self) -> None:
         """Read what the first page shows, so that it loads at once."""
         self.tree()
         self.overview()
 
     def _read(self, compute: Callable[[], Any]) -> Any:
-        with self.lock:
+        with self._snapshot():
             try:
                 return compute()
             except UnknownRecordError as exc:
