@@ -106,8 +106,9 @@ def show_cmd(run_dir: Path, node: str) -> None:
         click.echo("flags")
         for line in flags:
             click.echo(f"  {line}")
-    if notes.strip():
-        click.echo("memory notes (last 1500 characters)\n" + notes[-1500:])
+    if notes.strip():  # agent-written: printable characters only, line by line
+        shown = "\n".join(pages.printable(line) for line in notes[-1500:].splitlines())
+        click.echo("memory notes (last 1500 characters)\n" + shown)
 
 
 @click.command("diff")

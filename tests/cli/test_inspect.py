@@ -15,6 +15,7 @@ from dgm.cli import main
 from dgm.gateway import Gateway
 from dgm.gateway.scripted import ScriptedUpstream
 from tests.engine.conftest import SCRIPT
+from tests.helpers import write_tree
 
 
 def cli(*args):
@@ -45,6 +46,16 @@ def test_show_gives_parent_diagnosis_and_score(scripted_run):
     show = cli("show", "--run", run, "2")
     assert show.exit_code == 0 and "parent       1" in show.output and "the agent gave up" in show.output
     assert "1/3" in show.output
+
+
+def test_show_prints_memory_notes_without_the_agents_control_characters(tmp_path):
+    notes = "# notes\ntried X \x1b[2J\x1b]0;pwned\x07 then Y\n"
+    seed = write_tree(tmp_path / "seed", {"seed_agent/memory/notes.md": notes})
+    with Archive.for_run(tmp_path / "run", create=True) as ar:
+        ar.add_child(None, seed, status="valid")
+    show = cli("show", "--run", tmp_path / "run", "1")
+    assert show.exit_code == 0 and "\x1b" not in show.output and "\x07" not in show.output
+    assert "# notes\ntried X ?[2J?]0;pwned? then Y" in show.output  # the lines kept, as text
 
 
 def test_diff_shows_the_meta_agents_edit(scripted_run):
