@@ -78,7 +78,7 @@ def show_cmd(run_dir: Path, node: str) -> None:
         memory = [e for e in archive.manifest(info.snapshot) if e.path == "seed_agent/memory/notes.md"]
         notes = archive.blob(memory[0].blob).decode(errors="replace") if memory else ""
     click.echo(
-        f"node {info.id}  ({info.status}{': ' + info.reason if info.reason else ''})"
+        f"node {info.id}  ({info.status}{': ' + pages.printable(info.reason) if info.reason else ''})"
         f"{'  — best agent' if info.id == data.best else ''}"
     )
     click.echo(f"parent       {info.parent_id if info.parent_id is not None else '-'}")

@@ -16,6 +16,11 @@ from ..engine.utilities import TESTS, UtilityError, make_utility
 from ..engine.view import View, build
 
 
+def printable(text: str) -> str:
+    """Agent-written text for a terminal: what is not a printable character becomes '?'."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 class InspectError(Exception):
     """A node or run that cannot be shown; the message says why."""
 

@@ -13,7 +13,7 @@ from ..engine import final
 from ..engine.status import lines, summary
 from ..engine.view import NodeStats
 from . import charts, tree
-from .data import RunData
+from .data import RunData, printable
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #111; }
@@ -163,11 +163,6 @@ def matrix(archive: Archive, data: RunData) -> str:
 
 
 ORDINARY = (None, "tests_failed")
-
-
-def printable(text: str) -> str:
-    """Agent-written text for a terminal: what is not a printable character becomes '?'."""
-    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def citation_lines(origin: dict[str, Any]) -> list[str]:

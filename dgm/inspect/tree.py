@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from .data import NodeInfo, RunData
+from .data import NodeInfo, RunData, printable
 
 NODE_W, NODE_H, GAP_X, GAP_Y = 96, 40, 18, 56
 
@@ -18,7 +18,8 @@ def text(data: RunData) -> str:
         mark = (f" (+ {node.second_parent_id})" if node.second_parent_id else "") + (
             " *" if node_id == data.best else ""
         )
-        status = "" if node.status == "valid" else f" [{node.status}{': ' + node.reason[:60] if node.reason else ''}]"
+        reason = f": {printable(node.reason[:60])}" if node.reason else ""  # may quote agent output
+        status = "" if node.status == "valid" else f" [{node.status}{reason}]"
         head = "" if root else prefix + ("└── " if last else "├── ")
         lines.append(f"{head}{node_id}  {score.text() if score else '-'}{status}{mark}")
         kids = node.children

@@ -48,14 +48,18 @@ def test_show_gives_parent_diagnosis_and_score(scripted_run):
     assert "1/3" in show.output
 
 
-def test_show_prints_memory_notes_without_the_agents_control_characters(tmp_path):
+def test_show_and_tree_print_agent_text_without_its_control_characters(tmp_path):
     notes = "# notes\ntried X \x1b[2J\x1b]0;pwned\x07 then Y\n"
     seed = write_tree(tmp_path / "seed", {"seed_agent/memory/notes.md": notes})
     with Archive.for_run(tmp_path / "run", create=True) as ar:
-        ar.add_child(None, seed, status="valid")
+        node = ar.add_child(None, seed, status="valid")
+        child = ar.add_child(node.id, write_tree(tmp_path / "child", {"seed_agent/x.py": "y = 2\n"}))
+        ar.set_status(child.id, "invalid", "check failed (exit 1): \x1b[31mFAILED\x1b[0m")  # the check's stderr
     show = cli("show", "--run", tmp_path / "run", "1")
     assert show.exit_code == 0 and "\x1b" not in show.output and "\x07" not in show.output
     assert "# notes\ntried X ?[2J?]0;pwned? then Y" in show.output  # the lines kept, as text
+    for shown in (cli("show", "--run", tmp_path / "run", "2"), cli("tree", "--run", tmp_path / "run")):
+        assert shown.exit_code == 0 and "?[31mFAILED?[0m" in shown.output and "\x1b" not in shown.output
 
 
 def test_diff_shows_the_meta_agents_edit(scripted_run):
