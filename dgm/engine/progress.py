@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from . import final
+from .text import printable
 
 if TYPE_CHECKING:
     from .engine import RunState
@@ -33,7 +34,7 @@ class Progress:
         self.children += 1
         self.valid += valid
         self.note(
-            f"node {parent} -> child {child}: {'valid' if valid else 'INVALID: ' + (reason or '')[:160]} "
+            f"node {parent} -> child {child}: {'valid' if valid else 'INVALID: ' + printable((reason or '')[:160])} "
             f"({tokens} tokens)"
         )
 

@@ -12,13 +12,9 @@ from archive import Archive, UnknownRecordError
 from ..engine import final
 from ..engine.admission import ANY, AdmissionError, make_admission
 from ..engine.config import RunConfig
+from ..engine.text import printable  # noqa: F401 - the inspection commands' name for it
 from ..engine.utilities import TESTS, UtilityError, make_utility
 from ..engine.view import View, build
-
-
-def printable(text: str) -> str:
-    """Agent-written text for a terminal: what is not a printable character becomes '?'."""
-    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 class InspectError(Exception):
