@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from archive import Archive
 from dgm.cli import main
 from dgm.inspect import watch as watch_module
+from dgm.inspect.data import InspectError
 from dgm.inspect.watch import Watch
 from tests.engine.conftest import SCRIPT, evolve_cmd, make_engine_env
 from tests.helpers import write_tree
@@ -273,3 +274,18 @@ def test_make_serve_serves_the_run_it_is_given():
         text=True,
     )
     assert dry.returncode == 0 and "dgm serve --run /tmp/some-run --port 9000" in dry.stdout, dry.stdout + dry.stderr
+
+
+def test_compare_puts_two_agents_task_results_side_by_side_with_their_diff(flagged_run):
+    watch = Watch(flagged_run)
+    try:
+        compared = watch.compare(2, 4)
+        assert [
+            (t["task"], t["a"]["resolved"], t["a"]["n"], t["b"]["resolved"], t["b"]["n"]) for t in compared["tasks"]
+        ] == [("t1", 0, 1, 1, 1)]
+        assert "-x = 2" in compared["diff"] and "+x = 4" in compared["diff"]
+        assert watch.diff(4, 2)["diff"].count("+x = 2") == 1
+        with pytest.raises(InspectError, match="no node 9"):
+            watch.compare(2, 9)
+    finally:
+        watch.close()
