@@ -85,7 +85,7 @@ def test_a_run_in_progress_in_the_browser(browser, bwrap, tmp_path):
     tmp_path.chmod(0o755)
     tasks, script = hostile_env(tmp_path)
     run = tmp_path / "run"
-    flags = ("--max-expansions", "8", "--max-evals", "30", "--workers", "1", "--seed", "3")
+    flags = ("--max-expansions", "5", "--max-evals", "18", "--workers", "1", "--seed", "3")
     evolving = subprocess.Popen(evolve_cmd(run, tasks, f"scripted:{script}", *flags), stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while not (run / "archive.db").exists() and time.monotonic() < deadline:
