@@ -14,7 +14,6 @@ import hmac
 import ipaddress
 import socket
 from collections.abc import Callable
-from http.cookies import SimpleCookie
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,15 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0]
 
 
+def cookie(header: str, name: str) -> str:
+    """Cookie `name` of a Cookie header ("" if absent); never raises on a malformed one."""
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value.strip('"')
+    return ""
+
+
 def _static(name: str) -> bytes:
     return resources.files("dgm.inspect").joinpath("static", name).read_bytes()
 
@@ -87,10 +95,9 @@ class Guard:
             return await PlainTextResponse("wrong host", 421)(scope, receive, send_with_headers)
         from_query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
         if self.token is not None:
-            cookie = SimpleCookie(headers.get("cookie", ""))
             offered = [
                 from_query,
-                cookie[COOKIE].value if COOKIE in cookie else "",
+                cookie(headers.get("cookie", ""), COOKIE),
                 headers.get("authorization", "").removeprefix("Bearer "),
             ]
             if not any(o and hmac.compare_digest(o.encode(), self.token.encode()) for o in offered):

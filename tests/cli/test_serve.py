@@ -174,6 +174,8 @@ def test_with_a_token_every_request_must_carry_it(scripted_run):
         assert status == 200 and "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"]
         assert fetch(base + "api/tree", {"Cookie": "dgm_token=s3cret"})[0] == 200
         assert fetch(base + "api/tree", {"Authorization": "Bearer s3cret"})[0] == 200
+        assert fetch(base + "api/tree", {"Cookie": "a=b; $$=1; dgm_token=s3cret"})[0] == 200  # malformed around it
+        assert fetch(base + "api/tree", {"Cookie": "$$=1; dgm_token=nope"})[0] == 401
     finally:
         server.terminate()
         server.wait(timeout=10)
