@@ -127,7 +127,7 @@ def make_app(watch: Watch, token: str | None = None, loopback_only: bool = True)
                 return JSONResponse(compute(request))
             except InspectError as exc:
                 return JSONResponse({"error": str(exc)}, 404)
-            except ValueError:
+            except (ValueError, OverflowError):
                 return JSONResponse({"error": "node and evaluation ids are whole numbers"}, 400)
 
         return endpoint

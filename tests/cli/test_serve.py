@@ -154,6 +154,8 @@ def test_its_replies_forbid_scripts_from_anywhere_else(served):
     assert headers["x-content-type-options"] == "nosniff"
     status, headers, body = fetch(served + "api/node/999")
     assert status == 404 and json.loads(body) == {"error": "no node 999"}
+    assert fetch(served + "api/node/99999999999999999999999")[0] == 400  # beyond SQLite's integers
+    assert fetch(served + "api/compare?a=1&b=x")[0] == 400 and fetch(served + "api/diff?a=1")[0] == 400
 
 
 def test_on_loopback_it_answers_only_loopback_names(served):
