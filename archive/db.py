@@ -40,12 +40,10 @@ def connect(
         raise NotAnArchiveError(f"{path} is not a file")
     if read_only:
         return _connect_read_only(path, busy_timeout_s, check_same_thread)
-    uri = f"file:{path.resolve()}?mode={'rwc' if create else 'rw'}"
-    conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread)
-    try:
+    conn = _sqlite(path, "rwc" if create else "rw", busy_timeout_s, check_same_thread)
+    with _closed_on_error(conn, path):
         if _check_ours(conn, path) == "new":
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal":
             raise NotAnArchiveError(f"{path}: cannot switch to WAL mode (got {mode!r})")
@@ -53,21 +51,12 @@ def connect(
         conn.execute("PRAGMA foreign_keys = ON")
         db = sqlite_utils.Database(conn, execute_plugins=False)
         migrate(db, path)
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        raise NotAnArchiveError(f"{path}: not a usable dgm archive ({exc})") from exc
-    except BaseException:
-        conn.close()
-        raise
     return db
 
 
 def _connect_read_only(path: Path, busy_timeout_s: float, check_same_thread: bool) -> sqlite_utils.Database:
-    conn = sqlite3.connect(
-        f"file:{path.resolve()}?mode=ro", uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread
-    )
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+    conn = _sqlite(path, "ro", busy_timeout_s, check_same_thread)
+    with _closed_on_error(conn, path):
         conn.execute("PRAGMA query_only = ON")
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             raise NotAnArchiveError(f"{path} is not a dgm archive")
@@ -76,13 +65,28 @@ def _connect_read_only(path: Path, busy_timeout_s: float, check_same_thread: boo
         if version != len(MIGRATIONS):
             fix = "upgrade dgm" if version > len(MIGRATIONS) else "open it once with `dgm status` to migrate it"
             raise NotAnArchiveError(f"{path} has schema version {version}, this dgm reads {len(MIGRATIONS)}; {fix}")
+    return db
+
+
+def _sqlite(path: Path, mode: str, busy_timeout_s: float, check_same_thread: bool) -> sqlite3.Connection:
+    conn = sqlite3.connect(
+        f"file:{path.resolve()}?mode={mode}", uri=True, timeout=busy_timeout_s, check_same_thread=check_same_thread
+    )
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+    return conn
+
+
+@contextlib.contextmanager
+def _closed_on_error(conn: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """Close `conn` if opening fails; an SQLite error means the file is no usable archive."""
+    try:
+        yield
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise NotAnArchiveError(f"{path}: not a readable dgm archive ({exc})") from exc
+        raise NotAnArchiveError(f"{path}: not a usable dgm archive ({exc})") from exc
     except BaseException:
         conn.close()
         raise
-    return db
 
 
 def _check_ours(conn: sqlite3.Connection, path: Path) -> str:
