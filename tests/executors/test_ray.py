@@ -78,7 +78,9 @@ def test_ray_run_equals_local_run(ray_cluster, engine_env, tmp_path):
     assert sandbox_processes() == []
 
 
-@pytest.mark.parametrize("recipe", [["--recipe", "gea"], ["--recipe", "darwinx", "--teacher-model", "teacher-m"]])
+@pytest.mark.parametrize(
+    "recipe", [["--recipe", "dgm"], ["--recipe", "gea"], ["--recipe", "darwinx", "--teacher-model", "teacher-m"]]
+)
 def test_ray_run_equals_local_run_under_the_recipes(ray_cluster, engine_env, tmp_path, recipe):
     """Groups, admission, second parents and the teacher's attempt (run on a worker) travel
     as job values: a Ray run is the local run."""
