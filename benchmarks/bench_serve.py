@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -136,6 +137,9 @@ def evolve(root: Path, name: str, watched: bool) -> float:
                 for path in ("api/version", "api/tree", "api/overview", "api/node/1"):
                     try:
                         get(url + path)
+                    except urllib.error.HTTPError as exc:
+                        if exc.code != 404:  # 404: node 1 is not stored yet
+                            errors.append(f"{path}: {exc}")
                     except OSError as exc:
                         errors.append(f"{path}: {exc}")
                 stop.wait(0.5)
