@@ -27,6 +27,7 @@ from .pages import citation_lines, progress_series
 
 DIFF_LIMIT = 200_000  # characters of a diff sent to the page
 NOTE_LIMIT = 20_000  # characters of each memory note
+NOTE_FILES = 20  # memory notes shown of one agent
 MESSAGE_LIMIT = 5_000  # messages of one trajectory
 REFRESH_COST = 4  # a run-wide answer is recomputed at most once per 4x the time it takes
 # What the tree can be filtered by, each from the events the run records.
@@ -198,10 +199,10 @@ class Watch:
         ]
         origin = node.origin
         diff = ar.diff(ar.node(node.parent_id).snapshot, node.snapshot) if node.parent_id is not None else ""
-        memory = [
+        notes = [e for e in ar.manifest(node.snapshot) if e.blob and "memory/" in f"/{e.path}"]
+        memory = [  # agent-written and as many as the snapshot holds: the first NOTE_FILES, each clipped
             {"path": e.path, "text": _clip(ar.blob(e.blob).decode("utf-8", "replace"), NOTE_LIMIT)}
-            for e in ar.manifest(node.snapshot)
-            if e.blob and "memory/" in f"/{e.path}" and not e.path.endswith("/")
+            for e in notes[:NOTE_FILES]
         ]
         model_use = [
             {"role": role or "-", "model": model, "calls": calls, "tokens": tokens, "usd": round(usd, 6)}
@@ -233,6 +234,7 @@ class Watch:
             "expansion_trajectory": bool(origin.get("trajectory")),
             "diff": _clip(diff, DIFF_LIMIT),
             "memory": memory,
+            "memory_not_shown": len(notes) - len(memory),
             "model_use": model_use,
             "flags": flags,
         }

@@ -293,3 +293,19 @@ def test_compare_puts_two_agents_task_results_side_by_side_with_their_diff(flagg
             watch.compare(2, 9)
     finally:
         watch.close()
+
+
+def test_an_agent_that_floods_its_memory_cannot_flood_the_viewer(tmp_path):
+    """Memory notes are agent-written: 500 files of 100 kB each come back as the first 20,
+    each clipped, and a count of the rest."""
+    files = {f"seed_agent/memory/note{i:03}.md": "x" * 100_000 for i in range(500)}
+    with Archive.for_run(tmp_path / "run", create=True) as ar:
+        ar.add_child(None, write_tree(tmp_path / "seed", files), status="valid")
+    watch = Watch(tmp_path / "run")
+    try:
+        node = watch.node(1)
+    finally:
+        watch.close()
+    assert len(node["memory"]) == watch_module.NOTE_FILES and node["memory_not_shown"] == 500 - watch_module.NOTE_FILES
+    assert all(len(m["text"]) < watch_module.NOTE_LIMIT + 100 for m in node["memory"])
+    assert len(json.dumps(node)) < 1_000_000

@@ -99,6 +99,7 @@ const views = {
       el('h3', {}, `Diff to its parent${n.parent === null ? ' (none: the seed)' : ''}`), diffView(n.diff),
       el('h3', {}, 'Memory notes'),
       n.memory.length ? n.memory.map(m => [el('div', {}, el('strong', {}, m.path)), folded(m.text)]) : el('p', { class: 'empty' }, 'none in its code'),
+      n.memory_not_shown ? el('p', { class: 'empty' }, `${n.memory_not_shown} more memory files not shown`) : [],
       el('h3', {}, 'Check'),
       o.check ? [el('div', {}, `exit ${o.check.exit}`), folded(o.check.output || '(no output)')] : el('p', { class: 'empty' }, 'no check output recorded'),
       el('h3', {}, 'Model use'),
