@@ -165,7 +165,11 @@ def serve(run_dir: Path, host: str, port: int, token: str | None, ready: Callabl
     if not is_loopback(host) and not token:
         raise ServeError(f"--host {host} makes the run visible to other machines: give --token as well")
     watch = Watch(run_dir)
-    sock = bind(host, port)
+    try:
+        sock = bind(host, port)
+    except ServeError:
+        watch.close()
+        raise
     try:
         watch.warm()
         shown = f"[{host}]" if ":" in host else host
