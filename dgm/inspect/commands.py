@@ -295,7 +295,14 @@ def report_cmd(run_dir: Path, out: Path) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (others need --token).")
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on (0: any free one).")
 @click.option("--token", envvar="DGM_SERVE_TOKEN", help="Secret every request must carry (required off loopback).")
-def serve_cmd(run_dir: Path, host: str, port: int, token: str | None) -> None:
+@click.option(
+    "--nice",
+    type=click.IntRange(0, 19),
+    default=10,
+    show_default=True,
+    help="Lower the server's CPU priority by this much, so the run it watches keeps its speed (0: leave it).",
+)
+def serve_cmd(run_dir: Path, host: str, port: int, token: str | None, nice: int) -> None:
     """A live web view of a run, read-only: overview, tree, nodes with their diffs,
     trajectories and grading logs, comparisons. Safe to run beside `dgm evolve`: it never
     writes to the archive nor takes the run's lock. Ctrl-C stops it."""
@@ -310,7 +317,7 @@ def serve_cmd(run_dir: Path, host: str, port: int, token: str | None) -> None:
         click.echo(f"serving {run_dir} at {url}  (read-only; Ctrl-C stops)")
 
     try:
-        serve(run_dir, host, port, token, ready)
+        serve(run_dir, host, port, token, ready, nice)
     except (ServeError, ArchiveError) as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import os
 import socket
 from collections.abc import Callable
 from importlib import resources
@@ -158,8 +159,10 @@ def bind(host: str, port: int) -> socket.socket:
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
 
-def serve(run_dir: Path, host: str, port: int, token: str | None, ready: Callable[[str], None]) -> None:
-    """Serve until interrupted; `ready` gets the URL to open once the socket listens."""
+def serve(run_dir: Path, host: str, port: int, token: str | None, ready: Callable[[str], None], nice: int = 0) -> None:
+    """Serve until interrupted; `ready` gets the URL to open once the socket listens. Once
+    it listens, the process lowers its CPU priority by `nice`, so that on a busy machine the
+    run it watches gets the CPU first and the page waits instead."""
     import uvicorn
 
     if not is_loopback(host) and not token:
@@ -171,6 +174,8 @@ def serve(run_dir: Path, host: str, port: int, token: str | None, ready: Callabl
         watch.close()
         raise
     try:
+        if nice > 0:
+            os.nice(nice)
         watch.warm()
         shown = f"[{host}]" if ":" in host else host
         ready(f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else ""))

@@ -205,6 +205,24 @@ def test_off_loopback_it_needs_a_token_and_warns(scripted_run):
     assert "warning: --host 0.0.0.0" in "".join(server.head)
 
 
+def niceness(pid: int) -> int:
+    """The process's nice value (field 19 of /proc/PID/stat, after the command's parentheses)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
+def test_it_yields_the_cpu_to_the_run_it_watches(flagged_run):
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    for extra, lowered in (((), 10), (("--nice", "3"), 3), (("--nice", "0"), 0)):
+        proc, url = start_serve(flagged_run, *extra)
+        try:
+            assert fetch(url + "api/version")[0] == 200
+            assert niceness(proc.pid) == min(19, base + lowered), extra
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
 def test_a_missing_run_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--run", str(tmp_path / "nope")])
     assert result.exit_code != 0 and "no run directory" in result.output
