@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fm import BudgetExhausted, Model, ModelError
-from .protocol import execute
+from .protocol import execute, refused
 
 
 @dataclass
@@ -16,6 +16,7 @@ class Limits:
     bash_timeout: float = 120.0
     max_repeats: int = 3  # the same reply this many times in a row: the model is stuck
     retry_temperature: float = 0.7  # after a refused action: greedy decoding would repeat it
+    max_refused: int = 6  # this many refused replies in a row (left out of the context): stuck
 
 
 @dataclass
@@ -52,42 +53,61 @@ def _repeats(messages: list[dict]) -> int:
     return count
 
 
+def _with_note(messages: list[dict], note: str) -> list[dict]:
+    """What the model is sent: the messages, the note (if any) added to the last user turn."""
+    if not note:
+        return messages
+    if messages[-1]["role"] == "user":
+        return [*messages[:-1], {**messages[-1], "content": f"{messages[-1]['content']}\n\n{note}"}]
+    return [*messages, {"role": "user", "content": note}]
+
+
 def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Path, limits: Limits) -> LoopResult:
     messages = [{"role": "system", "content": system + protocol.instructions()}, {"role": "user", "content": task}]
     trajectory = Trajectory(out_dir / "trajectory.jsonl")
     for message in messages:
         trajectory.write(0, message, protocol=protocol.name)
     status, detail, step, temperature = "step_limit", "", 0, 0.0
+    note = ""  # why the last reply was left out, for protocols that forget refused replies
+    refusals = 0
     try:
         for step in range(1, limits.max_steps + 1):
             if model.usage.total >= limits.max_tokens:
                 status = "token_limit"
                 break
             try:
-                reply = model.chat(messages, protocol.tools(), temperature)
+                reply = model.chat(_with_note(messages, note), protocol.tools(), temperature)
             except BudgetExhausted as exc:
                 status, detail = "budget", str(exc)
                 break
             except ModelError as exc:
                 status, detail = "model_error", str(exc)
                 break
-            messages.append(reply)
             trajectory.write(step, reply, tokens=model.usage.total)
-            if _repeats(messages) >= limits.max_repeats:
+            if _repeats([*messages, reply]) >= limits.max_repeats:
                 status, detail = "stuck", "the model repeated the same reply"
                 break
             actions = protocol.actions(reply)
             if any(a.tool == "finish" for a in actions):
+                messages.append(reply)
                 status = "done"
                 break
-            temperature = 0.0
-            for action in actions:
-                output = execute(action, root, limits.bash_timeout)
-                if output.startswith(("error:", "No action found")):
-                    temperature = limits.retry_temperature
-                observation = protocol.observation(action, output)
-                messages.append(observation)
+            outputs = [execute(action, root, limits.bash_timeout) for action in actions]
+            observations = [protocol.observation(a, out) for a, out in zip(actions, outputs, strict=True)]
+            for observation in observations:
                 trajectory.write(step, observation)
+            refusals = refusals + 1 if outputs and all(map(refused, outputs)) else 0
+            if refusals and protocol.forgets_refused:
+                note = "Your last reply was not used: " + outputs[-1].removeprefix("error: ")
+                if refusals >= limits.max_refused:
+                    status, detail = "stuck", f"{refusals} replies in a row were refused"
+                    break
+            else:
+                messages += [reply, *observations]
+                note = ""
+            temperature = min(1.0, limits.retry_temperature + 0.1 * (refusals - 1)) if refusals else 0.0
+            if any(out.startswith("error:") for out in outputs) and not refusals:
+                temperature = limits.retry_temperature
     finally:
         trajectory.write(step, {"role": "dgm", "content": f"loop ended: {status} {detail}".strip()})
         trajectory.close()

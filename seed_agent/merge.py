@@ -1,8 +1,12 @@
 """Whole-file writes from models that send only part of a file. A Python write that keeps
-every top-level definition of the file it replaces is taken as the whole file; one that
-drops some is taken as the definitions it does send: each replaces the definition of the
-same name (a method: the method in its class), new ones are added, and its imports join
-the file's. Anything that does not parse is written as it is (the check then says so)."""
+everything the file it replaces names (its top-level definitions, assignments and imports,
+and the methods of each class it keeps) is taken as the whole file. One that leaves any of
+it out is taken as the parts it does send: each definition or top-level assignment
+replaces the one of the same name (a method: the method in its class), new ones are
+added, and its imports join the file's. Small models often start a "whole" file late (no
+docstring, no imports) or leave out the methods they did not change; what they leave out
+is kept, not deleted. Anything that does not parse is written as it is (the check then
+says so)."""
 
 import ast
 import textwrap
@@ -30,8 +34,41 @@ def _parse(text: str) -> tuple[ast.Module, str] | None:
     return None
 
 
+def _name(node: ast.AST) -> str | None:
+    """The name a definition, or an assignment to one plain name, binds."""
+    if isinstance(node, DEFS):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return node.target.id
+    return None
+
+
 def _named(body: list[ast.stmt], name: str) -> ast.AST | None:
-    return next((n for n in body if isinstance(n, DEFS) and n.name == name), None)
+    return next((n for n in body if _name(n) == name), None)
+
+
+def _names(body: list[ast.stmt]) -> set[str]:
+    """What a body binds by definition, assignment or import."""
+    names = {_name(n) for n in body} - {None}
+    for node in body:
+        if isinstance(node, IMPORTS):
+            names.update(a.asname or a.name.split(".")[0] for a in node.names)
+    return names
+
+
+def _leaves_out(old: ast.Module, new: ast.Module) -> bool:
+    """Whether `new` leaves out a name `old` binds at its top level, or a method of a class
+    both have."""
+    if _names(old.body) - _names(new.body):
+        return True
+    kept = {n.name: {m.name for m in n.body if isinstance(m, DEFS)} for n in new.body if isinstance(n, ast.ClassDef)}
+    return any(
+        {m.name for m in c.body if isinstance(m, DEFS)} - kept[c.name]
+        for c in old.body
+        if isinstance(c, ast.ClassDef) and c.name in kept
+    )
 
 
 class _Splice:
@@ -44,7 +81,7 @@ class _Splice:
 
     def put(self, body: list[ast.stmt], node: ast.AST, new_lines: list[str], after: ast.AST | None, indent: str):
         """`node` over its namesake in `body`, else after `after` (else at the file's end)."""
-        old = _named(body, node.name)
+        old = _named(body, _name(node))
         if old is not None:
             self.edits.append((_start(old), old.end_lineno, _text(new_lines, node, indent)))
         elif after is not None:
@@ -66,20 +103,23 @@ def merge(old: str, new: str) -> str:
     if parsed_old is None or parsed_new is None or parsed_old[1] != old:
         return new
     (old_tree, _), (new_tree, new_text) = parsed_old, parsed_new
-    new_defs = [n for n in new_tree.body if isinstance(n, DEFS)]
-    whole = new_text == new and {n.name for n in old_tree.body if isinstance(n, DEFS)} <= {n.name for n in new_defs}
-    if whole or not new_defs:
+    new_defs = [n for n in new_tree.body if _name(n) is not None]
+    if (new_text == new and not _leaves_out(old_tree, new_tree)) or not new_defs:
         return new
     new_lines, splice = new_text.splitlines(True), _Splice(old)
     classes = {n.name: n for n in old_tree.body if isinstance(n, ast.ClassDef)}
+    last_import = next((n for n in reversed(old_tree.body) if isinstance(n, IMPORTS)), None)
     for node in new_defs:
+        if not isinstance(node, DEFS):  # a top-level assignment: over its namesake, else after the imports
+            splice.put(old_tree.body, node, new_lines, last_import, "")
+            continue
         alone = not isinstance(node, ast.ClassDef) and _named(old_tree.body, node.name) is None
         owner = _owner(classes, node.name) if alone else None
         if owner is not None:  # a method sent on its own
             splice.put(owner.body, node, new_lines, owner.body[-1], " " * owner.body[0].col_offset)
         elif isinstance(node, ast.ClassDef) and node.name in classes:
             owner = classes[node.name]
-            for member in (m for m in node.body if isinstance(m, DEFS)):
+            for member in (m for m in node.body if _name(m) is not None):
                 splice.put(owner.body, member, new_lines, owner.body[-1], " " * owner.body[0].col_offset)
         else:
             splice.put(old_tree.body, node, new_lines, None, "")
@@ -87,7 +127,6 @@ def merge(old: str, new: str) -> str:
     missing = "".join(
         _text(new_lines, n) for n in new_tree.body if isinstance(n, IMPORTS) and ast.unparse(n) not in have
     )
-    last_import = next((n for n in reversed(old_tree.body) if isinstance(n, IMPORTS)), None)
     if missing and last_import is not None:
         splice.edits.append((last_import.end_lineno + 1, last_import.end_lineno, missing))
     elif missing:

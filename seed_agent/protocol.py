@@ -118,8 +118,14 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     return tools.clip(report)
 
 
+def refused(output: str) -> bool:
+    """Whether an action's output says it was not carried out (a refused write, no action)."""
+    return output.startswith("No action found") or (output.startswith("error:") and " was NOT written" in output)
+
+
 class ToolProtocol:
     name = "tools"
+    forgets_refused = False  # a model that drives tools learns from its errors in context
 
     def instructions(self) -> str:
         return ""
@@ -187,6 +193,9 @@ def named_file(text: str, block: re.Match, root: Path | None) -> str | None:
 
 class TextProtocol:
     name = "text"
+    # A small model shown its own refused reply sends it again (an unchanged copy of the
+    # file, a test file): the reply is left out of what it sees next, and a note says why.
+    forgets_refused = True
 
     def __init__(self, root: Path | None = None):
         self.root = root  # where a code block's definitions are looked up

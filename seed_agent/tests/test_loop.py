@@ -68,6 +68,44 @@ class LoopTest(unittest.TestCase):
         self.assertEqual(result.status, "done")
         self.assertEqual(model.temperatures, [0.0, loop.Limits().retry_temperature, 0.0])
 
+    def test_a_refused_reply_is_left_out_of_what_the_model_sees_next(self):
+        (self.root / "m.py").write_text("def f():\n    return 1\n")
+        replies = [
+            "FILE: m.py\n```python\ndef f():\n    return 1  # unchanged\n```",
+            "FILE: m.py\n```python\ndef f():\n    return 2\n```",
+            "DONE",
+        ]
+        model = FakeModel([{"role": "assistant", "content": r} for r in replies], tool_calling=False)
+        result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual((result.status, (self.root / "m.py").read_text()), ("done", "def f():\n    return 2\n"))
+        retry = model.seen[1]
+        self.assertEqual([m["role"] for m in retry], ["system", "user"])
+        self.assertNotIn("# unchanged", json.dumps(retry))
+        self.assertIn("Your last reply was not used: m.py was NOT written", retry[-1]["content"])
+        self.assertTrue(retry[-1]["content"].startswith("task"))
+        self.assertEqual(model.temperatures, [0.0, loop.Limits().retry_temperature, 0.0])
+        self.assertNotIn("was not used", json.dumps(model.seen[2]))  # the note goes once a reply is used
+        lines = [json.loads(x) for x in (self.out / "trajectory.jsonl").read_text().splitlines()]
+        self.assertIn("# unchanged", json.dumps(lines))  # the trajectory keeps everything
+
+    def test_replies_refused_again_and_again_are_sampled_hotter_then_stopped(self):
+        replies = [f"no action, take {i}" for i in range(10)]
+        model = FakeModel([{"role": "assistant", "content": r} for r in replies], tool_calling=False)
+        limits = loop.Limits()
+        result = loop.run(model, protocol.TextProtocol(), "sys", "task", self.root, self.out, limits)
+        self.assertEqual((result.status, model.usage.calls), ("stuck", limits.max_refused))
+        self.assertEqual(model.temperatures[:3], [0.0, limits.retry_temperature, limits.retry_temperature + 0.1])
+        self.assertEqual(max(model.temperatures), 1.0)
+        self.assertTrue(all(len(seen) == 2 for seen in model.seen))
+
+    def test_a_tool_driving_model_sees_its_refused_calls(self):
+        call = {"id": "c1", "type": "function", "function": {"name": "nope", "arguments": "{}"}}
+        model = FakeModel(
+            [{"role": "assistant", "content": "", "tool_calls": [call]}, {"role": "assistant", "content": "done"}]
+        )
+        loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())
+        self.assertEqual([m["role"] for m in model.seen[1]], ["system", "user", "assistant", "tool"])
+
 
 if __name__ == "__main__":
     unittest.main()
