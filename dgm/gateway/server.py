@@ -38,6 +38,7 @@ UNPRICED = Price(0.0, 0.0, "unknown")
 # in between) were refused by it: what is left pays for nothing the agents ask. One job alone,
 # however large its prompts, cannot end the run.
 REFUSED_JOBS_TO_STOP = 3
+CLOSE_GRACE_S = 10.0  # how long closing waits for calls still in flight, so that their usage is recorded
 
 
 class _Server(socketserver.ThreadingUnixStreamServer):
@@ -98,6 +99,9 @@ class Gateway:
         self._dir = None if socket_path else tempfile.mkdtemp(prefix="dgm-gw-")
         self.socket_path = Path(socket_path) if socket_path else Path(self._dir) / "fm.sock"
         self.server: _Server | None = None
+        self.closed = False
+        self.in_flight = 0  # completions under way, guarded by self.idle
+        self.idle = threading.Condition()
         self.thread: threading.Thread | None = None
 
     # --- lifetime --------------------------------------------------------------------
@@ -126,18 +130,26 @@ class Gateway:
         return self
 
     def close(self) -> None:
+        """Stop serving; wait up to CLOSE_GRACE_S for calls still in flight (a job that ended
+        while its model call went on), so that what they cost is recorded; then close the
+        archive. A call that ends later is logged, not recorded."""
         if self.server:
             self.server.shutdown()
             self.server.server_close()
             self.server = None
+        with self.idle:
+            if not self.idle.wait_for(lambda: self.in_flight == 0, timeout=CLOSE_GRACE_S):
+                log.warning("gateway closing with %d model call(s) still in flight", self.in_flight)
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.socket_path.unlink(missing_ok=True)
         if self._dir:
             os.rmdir(self._dir)
             self._dir = None
-        if self.archive:
-            with self.archive_lock:
-                self.archive.close()
+        with self.archive_lock:
+            archive, self.archive = self.archive, None
+            self.closed = True
+            if archive:
+                archive.close()
 
     def __enter__(self) -> Gateway:
         return self.start()
@@ -226,8 +238,8 @@ class Gateway:
             if exc.scope == "run":
                 self.run_refused.add(grant.job_id)
             final = exc.final or len(self.run_refused) >= REFUSED_JOBS_TO_STOP
-        if self.archive and first:
-            with self.archive_lock:
+        with self.archive_lock:
+            if self.archive and first:
                 self.archive.log_event(
                     "budget_exhausted",
                     node_id=grant.node_id,
@@ -242,6 +254,16 @@ class Gateway:
 
     def complete(self, grant: JobGrant, request: dict[str, Any]) -> dict[str, Any]:
         """One metered, budgeted, retried completion (the whole reply, never a stream)."""
+        with self.idle:
+            self.in_flight += 1
+        try:
+            return self._complete(grant, request)
+        finally:
+            with self.idle:
+                self.in_flight -= 1
+                self.idle.notify_all()
+
+    def _complete(self, grant: JobGrant, request: dict[str, Any]) -> dict[str, Any]:
         wanted_model = request.get("model")
         if isinstance(wanted_model, str) and wanted_model in grant.roles:  # a role this job may ask for by name
             role, model = wanted_model, grant.roles[wanted_model] or self.pinned_model()
@@ -317,7 +339,16 @@ class Gateway:
     ) -> dict[str, Any]:
         pt, ct, cost = charged
         with self.archive_lock:
-            if self.archive:
+            if self.closed:
+                log.warning(
+                    "a model call of job %s ended after the gateway closed; not recorded: %d prompt + %d "
+                    "completion tokens, $%.6f",
+                    grant.job_id,
+                    pt,
+                    ct,
+                    cost,
+                )
+            elif self.archive:
                 self.archive.add_fm_call(
                     response=json.dumps(reply, sort_keys=True).encode() if reply else None,
                     job_id=grant.job_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import httpx2
@@ -11,8 +12,9 @@ import pytest
 
 from dgm.gateway import Budget, Gateway, Prices, RetryPolicy, make_upstream, request_hash
 from dgm.gateway.replay import ReplayUpstream
+from dgm.gateway.scripted import ScriptedUpstream
 from dgm.gateway.upstream import UpstreamError
-from tests.gateway.conftest import HELLO
+from tests.gateway.conftest import FAST_RETRY, HELLO
 
 
 def ask(client, content="hi", **kw):
@@ -209,3 +211,45 @@ def test_a_configured_model_name_is_what_default_means(make_gateway, openai_clie
     assert [m.id for m in client.models.list().data] == ["other-model"]
     assert ask(client).model == "other-model"
     assert {c.model for c in gw.archive.fm_calls()} == {"other-model"}
+
+
+def test_a_call_in_flight_when_the_gateway_closes_is_recorded_before_the_archive_closes(tmp_path, openai_client):
+    from archive import Archive
+
+    script = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 1.0, "content": "late but here"}}]}
+    gw = Gateway(ScriptedUpstream(script), tmp_path / "archive.db", retry=FAST_RETRY).start()
+    client = openai_client(gw, gw.issue_token(job_id=None, node_id=None))
+    replies, errors = [], []
+
+    def call() -> None:
+        try:
+            replies.append(ask(client).choices[0].message.content)
+        except openai.APIError as exc:  # the test reads it below
+            errors.append(exc)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    time.sleep(0.3)  # the call is in the upstream now
+    gw.close()
+    caller.join(timeout=10)
+    assert (replies, errors) == (["late but here"], [])
+    with Archive(tmp_path / "archive.db") as archive:
+        assert [c.status for c in archive.fm_calls()] == ["ok"]
+
+
+def test_a_call_that_outlasts_the_grace_is_logged_not_crashed(tmp_path, openai_client, monkeypatch, caplog, capfd):
+    from dgm.gateway import server
+
+    monkeypatch.setattr(server, "CLOSE_GRACE_S", 0.1)
+    script = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 1.0, "content": "too late"}}]}
+    gw = Gateway(ScriptedUpstream(script), tmp_path / "archive.db", retry=FAST_RETRY).start()
+    client = openai_client(gw, gw.issue_token(job_id=None, node_id=None))
+    caller = threading.Thread(target=lambda: ask(client))
+    caller.start()
+    time.sleep(0.3)
+    with caplog.at_level("WARNING", logger="dgm.gateway.server"):
+        gw.close()
+        assert "still in flight" in caplog.text
+        caller.join(timeout=10)  # the upstream answers after the archive closed
+    assert "ended after the gateway closed; not recorded" in caplog.text
+    assert "Traceback" not in capfd.readouterr().err  # the request thread did not crash on the closed archive
