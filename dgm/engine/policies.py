@@ -7,7 +7,9 @@
     gea  hgm's schedule; each expansion's meta agent gets its group's experience (GEA).
 
 A selector that is a `Planner` (lineage) plans hgm's and gea's steps instead of the
-n_evals ** alpha rule and the Thompson evaluation target; dgm asks it only for parents.
+n_evals ** alpha rule and the Thompson evaluation target. Under dgm it keeps the
+generations and the first stage of every new node, and decides the rest: what to
+evaluate beyond the first stage, and when the next generation starts.
 
 The seed is evaluated first (the first stage in dgm mode, every task in hgm mode), so
 every later comparison has a baseline. Parents come from `view.parents()`: the valid nodes
@@ -146,7 +148,10 @@ class HGMPolicy:
 class DGMPolicy:
     """Generations of `children` expansions. Each new node is evaluated in stages: the
     first `stages[0]` tasks; the next stage only if its resolve rate reached `threshold`;
-    the full set only for nodes within `top_margin` of the best rate at that stage."""
+    the full set only for nodes within `top_margin` of the best rate at that stage.
+    With a Planner selector (lineage), every new node gets the first stage, and the
+    planner's evaluations replace the later stages: a generation is finished when the
+    plan asks for an expansion."""
 
     name: ClassVar[str] = "dgm"
     summary: ClassVar[str] = "generations of children, staged evaluation (DGM)"
@@ -183,9 +188,11 @@ class DGMPolicy:
             started = len(members) + sum(1 for e in flight.expands if e.generation == generation)
             if started < self.children:
                 return Expand(self.selector.select(view, _parents(view, generation), 1, rng)[0], generation)
+        planned = isinstance(self.selector, Planner) and not allow.cooling
         if allow.evaluate:
             for node in sorted(i for i in members if view.nodes[i].status == "valid"):
-                open_tasks = _open_tasks(view, node, flight, self._limit(view, node))
+                limit = min(self.stages[0], len(view.tasks)) if planned else self._limit(view, node)
+                open_tasks = _open_tasks(view, node, flight, limit)
                 if open_tasks:
                     return Evaluate(node, open_tasks[0])
         unfinished = any(e.generation == generation for e in flight.expands) or any(
@@ -193,6 +200,12 @@ class DGMPolicy:
         )
         if unfinished:
             return None  # the generation is not finished yet
+        if planned:  # the planner decides what else is evaluated, and when the next generation starts
+            plan = self.selector.plan(view, flight, rng)
+            if plan.evaluate is not None and allow.evaluate and _open_tasks(view, plan.evaluate, flight):
+                return Evaluate(plan.evaluate, _open_tasks(view, plan.evaluate, flight)[0])
+            if not can_expand:
+                return HGMPolicy._evaluation_target(view, flight, rng, False) if allow.evaluate else None
         started = sum(1 for e in flight.expands if e.generation == generation + 1)
         if can_expand and started < self.children:
             return Expand(self.selector.select(view, _parents(view, generation + 1), 1, rng)[0], generation + 1)

@@ -115,7 +115,8 @@ class LineageSelector:
     `draws` joint Thompson draws; otherwise it evaluates where an evaluation can change a
     decision: among the top two of that race (the next parent) and the top two of the race
     on p alone (the final pick), the one whose own skill is least certain. The seed is
-    evaluated first, as under every selector. Under dgm, only `select` is used."""
+    evaluated first, as under every selector. Under dgm the plan keeps dgm's generations
+    and first stage, and replaces the later stages (policies.DGMPolicy)."""
 
     name: ClassVar[str] = "lineage"
 

@@ -181,17 +181,18 @@ def test_dgm_run_grades_every_node_past_its_first_stage_on_every_task(dgm_run):
     [
         ["--mode", "hgm", "--selector", "cmp_thompson"],
         ["--mode", "hgm", "--selector", "lineage"],
+        ["--mode", "dgm", "--selector", "lineage"],
         ["--recipe", "dgm"],
         ["--recipe", "gea"],
         ["--recipe", "darwinx", "--recombine", "0.5"],
     ],
-    ids=["cmp_thompson", "lineage", "dgm", "gea", "darwinx"],
+    ids=["cmp_thompson", "lineage", "dgm-lineage", "dgm", "gea", "darwinx"],
 )
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, tmp_path, search):
-    """Under HGM's selector, under lineage (which also plans when to expand and what to
-    evaluate, from estimates it keeps between decisions and rebuilds on resume) and under the
-    dgm, gea and darwinx recipes, whose jobs carry generations, groups, second parents and
-    admission decisions."""
+    """Under HGM's selector, under lineage in hgm and dgm mode (which also plans when to
+    expand and what to evaluate, from estimates it keeps between decisions and rebuilds on
+    resume) and under the dgm, gea and darwinx recipes, whose jobs carry generations, groups,
+    second parents and admission decisions."""
     tasks, script = engine_env
     flags = [*search, "--max-expansions", "4", "--max-evals", "15"]
     straight = tmp_path / "straight"

@@ -8,8 +8,8 @@ import random
 import numpy as np
 
 from dgm.engine.lineage import LineageModel, Plan
-from dgm.engine.policies import Allowance, Evaluate, Expand, GEAPolicy, HGMPolicy, InFlight
-from dgm.engine.selectors import LineageSelector
+from dgm.engine.policies import Allowance, DGMPolicy, Evaluate, Expand, GEAPolicy, HGMPolicy, InFlight
+from dgm.engine.selectors import LineageSelector, make_selector
 from dgm.engine.view import ViewCache
 from dgm.simulate.landscape import Landscape, World
 
@@ -126,3 +126,40 @@ def test_gea_follows_the_plan_and_keeps_its_groups():
             assert isinstance(action, Expand) and action.parent == 2, (mode_policy.name, action)
             assert len(action.group) == (2 if mode_policy.name == "gea" else 0)
     assert isinstance(HGMPolicy().next(cache.view(), InFlight(), Allowance(), random.Random(0)), Evaluate)
+
+
+def generations(seed: tuple[int, int], children: dict[int, tuple[int, int]]) -> ViewCache:
+    """A seed (generation 0) and one generation of its children: id -> (resolved, failed)."""
+    cache = ViewCache(TASKS)
+    for i, (generation, (s, f)) in enumerate([(0, seed), *((1, c) for c in children.values())], start=1):
+        cache.add_node(i, None if i == 1 else 1, "valid", generation)
+        for j in range(s + f):
+            cache.add_result(i, TASKS[j], j < s)
+    return cache
+
+
+def test_dgm_keeps_its_generations_and_first_stage_and_the_plan_decides_the_rest():
+    """Under dgm the planner replaces the later stages: thirty children that each failed
+    their one-task first stage would end the generation under dgm's threshold, but they
+    crowd the plan (31 agents on 40 evaluations, more than 40 ** 0.85), which evaluates the
+    least certain racer further. A generation still gets its children made, and every new
+    child its first stage, before the plan is asked."""
+    failed_first_stage = {i: (0, 1) for i in range(2, 32)}
+    crowded = generations((3, 7), failed_first_stage)
+    staged = DGMPolicy(children=30, stages=(1, 5), selector=make_selector("score_child_prop"))
+    action = staged.next(crowded.view(), InFlight(), Allowance(), random.Random(0))
+    assert isinstance(action, Expand) and action.generation == 2  # below the threshold: the generation is done
+    for seed in range(5):
+        planned = DGMPolicy(children=30, stages=(1, 5), selector=LineageSelector())
+        action = planned.next(crowded.view(), InFlight(), Allowance(), random.Random(seed))
+        plan = LineageSelector().plan(crowded.view(), InFlight(), random.Random(seed))
+        assert action == Evaluate(plan.evaluate, TASKS[1]) and action.node in failed_first_stage, (action, plan)
+    planned = DGMPolicy(children=30, stages=(1, 5), selector=LineageSelector())
+    unscreened = generations((3, 7), {**failed_first_stage, 31: (0, 0)})
+    assert planned.next(unscreened.view(), InFlight(), Allowance(), random.Random(0)) == Evaluate(31, TASKS[0])
+    short = generations((3, 7), {i: (0, 1) for i in range(2, 12)})  # 10 of the generation's 30 children
+    action = planned.next(short.view(), InFlight(), Allowance(), random.Random(0))
+    assert isinstance(action, Expand) and action.generation == 1
+    # no expansions left: the plan's evaluations go on, and none is wasted on waiting
+    no_more = planned.next(crowded.view(), InFlight(), Allowance(expand=False), random.Random(0))
+    assert isinstance(no_more, Evaluate) and no_more.node in failed_first_stage
