@@ -189,15 +189,16 @@ class DGMPolicy:
             if started < self.children:
                 return Expand(self.selector.select(view, _parents(view, generation), 1, rng)[0], generation)
         planned = isinstance(self.selector, Planner) and not allow.cooling
+        first = min(self.stages[0], len(view.tasks))
         if allow.evaluate:
             for node in sorted(i for i in members if view.nodes[i].status == "valid"):
-                limit = min(self.stages[0], len(view.tasks)) if planned else self._limit(view, node)
-                open_tasks = _open_tasks(view, node, flight, limit)
+                open_tasks = _open_tasks(view, node, flight, first if planned else self._limit(view, node))
                 if open_tasks:
                     return Evaluate(node, open_tasks[0])
         unfinished = any(e.generation == generation for e in flight.expands) or any(
-            node in members for node, _ in flight.evaluations
-        )
+            node in members and (not planned or len(view.nodes[node].evaluated) < first)
+            for node, _ in flight.evaluations
+        )  # under a plan, only first stages hold the generation: the plan's own evaluations do not
         if unfinished:
             return None  # the generation is not finished yet
         if planned:  # the planner decides what else is evaluated, and when the next generation starts

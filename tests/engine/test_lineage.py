@@ -160,6 +160,9 @@ def test_dgm_keeps_its_generations_and_first_stage_and_the_plan_decides_the_rest
     short = generations((3, 7), {i: (0, 1) for i in range(2, 12)})  # 10 of the generation's 30 children
     action = planned.next(short.view(), InFlight(), Allowance(), random.Random(0))
     assert isinstance(action, Expand) and action.generation == 1
+    # a second worker is not held back by the plan's evaluation in flight on a member
+    busy = InFlight(evaluations=frozenset({(2, TASKS[1])}))
+    assert isinstance(planned.next(crowded.view(), busy, Allowance(), random.Random(0)), Evaluate)
     # no expansions left: the plan's evaluations go on, and none is wasted on waiting
     no_more = planned.next(crowded.view(), InFlight(), Allowance(expand=False), random.Random(0))
     assert isinstance(no_more, Evaluate) and no_more.node in failed_first_stage
