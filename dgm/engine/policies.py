@@ -90,6 +90,15 @@ def _open_tasks(view: View, node: int, flight: InFlight, limit: int | None = Non
     return [t for t in tasks if t not in done and (node, t) not in flight.evaluations]
 
 
+def _planned_evaluation(view: View, flight: InFlight, plan: Plan) -> Evaluate | None:
+    """The plan's evaluation on the node's first open task; None when it plans none or the
+    node has no task left."""
+    if plan.evaluate is None:
+        return None
+    open_tasks = _open_tasks(view, plan.evaluate, flight)
+    return Evaluate(plan.evaluate, open_tasks[0]) if open_tasks else None
+
+
 @dataclass
 class HGMPolicy:
     name: ClassVar[str] = "hgm"
@@ -114,8 +123,9 @@ class HGMPolicy:
             plan = self.selector.plan(view, flight, rng)
             if plan.expand is not None and allow.expand:
                 return self._expand_from(view, plan.expand)
-            if plan.evaluate is not None and allow.evaluate and _open_tasks(view, plan.evaluate, flight):
-                return Evaluate(plan.evaluate, _open_tasks(view, plan.evaluate, flight)[0])
+            evaluate = _planned_evaluation(view, flight, plan) if allow.evaluate else None
+            if evaluate is not None:
+                return evaluate
         nodes = len(view.nodes)
         want_expand = view.evaluations() ** self.alpha >= nodes - 1 + len(flight.expands)
         if allow.expand and not allow.cooling and want_expand:
@@ -203,8 +213,9 @@ class DGMPolicy:
             return None  # the generation is not finished yet
         if planned:  # the planner decides what else is evaluated, and when the next generation starts
             plan = self.selector.plan(view, flight, rng)
-            if plan.evaluate is not None and allow.evaluate and _open_tasks(view, plan.evaluate, flight):
-                return Evaluate(plan.evaluate, _open_tasks(view, plan.evaluate, flight)[0])
+            evaluate = _planned_evaluation(view, flight, plan) if allow.evaluate else None
+            if evaluate is not None:
+                return evaluate
             if not can_expand:
                 return HGMPolicy._evaluation_target(view, flight, rng, False) if allow.evaluate else None
         started = sum(1 for e in flight.expands if e.generation == generation + 1)
