@@ -98,7 +98,10 @@ def refusal(path: str, old: str, content: str) -> str | None:
 def write_whole_file(root: Path, path: str, content: str) -> str:
     """Replace a file with new content (a partial Python file: merged into it), refusing test
     files, Python that does not parse and Python that keeps nothing of the file; show the
-    model the diff, and the visible tests' verdict."""
+    model the diff, and the visible tests' verdict. A write after which the tests cannot
+    even be collected, while without it they can, is undone and refused: a weak model that
+    breaks an import (a module importing itself, a name it removed) otherwise works on a
+    repository where nothing runs, and that broken state is what gets graded."""
     target = root / path if not Path(path).is_absolute() else Path(path)
     old = target.read_text(errors="replace") if target.exists() else ""
     if path.endswith(".py") and old:
@@ -106,16 +109,43 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     refused = refusal(path, old, content)
     if refused:
         return refused
+    before = target.read_bytes() if target.exists() else None
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
     diff = "".join(difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"))
     report = f"wrote {path}; the change:\n{diff or '(no change)'}"
     if path.endswith(".py") and any(root.rglob("test_*.py")):
-        tests = tools.bash(
-            "python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15; exit ${PIPESTATUS[0]}", root, 120
-        )
+        tests = tools.bash(TESTS, root, 120)
+        if tests.split("\n", 1)[0] in NOT_RUN:
+            if _collects_without(root, target, before):
+                return tools.clip(
+                    f"error: {path} was NOT written: with it the tests cannot even import the code (without it "
+                    f"they can):\n{tests}\nSend {path} again with that fixed."
+                )
+            target.write_text(content)  # they could not before it either: the write stays
         report += f"\nThe repository's tests now:\n{tests}"
     return tools.clip(report)
+
+
+# No .pyc files: a file put back within the same second and at the same size as the
+# write it undoes would otherwise be run from the write's cached bytecode.
+NO_BYTECODE = "PYTHONDONTWRITEBYTECODE=1"
+TESTS = f"{NO_BYTECODE} python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15; exit ${{PIPESTATUS[0]}}"
+# pytest's exit status when the tests could not be run at all: collection failed (an import
+# broke), an internal error, or a conftest.py that does not load.
+NOT_RUN = {f"[exit code {code}]" for code in (2, 3, 4)}
+
+
+def _collects_without(root: Path, target: Path, before: bytes | None) -> bool:
+    """Whether the tests can be collected with `target` as it was (`before`; None: it did not
+    exist). The file is left as it was; the caller writes the new content back otherwise."""
+    if before is None:
+        target.unlink()
+    else:
+        target.write_bytes(before)
+    return tools.bash(f"{NO_BYTECODE} python3 -m pytest -q --collect-only -p no:cacheprovider", root, 120).startswith(
+        "[exit code 0]"
+    )
 
 
 def refused(output: str) -> bool:

@@ -82,6 +82,38 @@ class TextProtocolTest(unittest.TestCase):
         out = protocol.write_whole_file(root, "m.py", "def f():\n    return 3\n")
         self.assertIn("The repository's tests now:\n[exit code 1]", out)
 
+    def test_a_write_after_which_the_tests_cannot_import_the_code_is_undone(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "pkg").mkdir()
+        (root / "pkg" / "__init__.py").write_text("from .core import f\n")
+        core = "def f():\n    return 1\n"
+        (root / "pkg" / "core.py").write_text(core)
+        (root / "test_pkg.py").write_text("from pkg import f\n\n\ndef test_f():\n    assert f() == 1\n")
+        # what a small model does: the package's re-exports written into a module of it
+        out = protocol.write_whole_file(root, "pkg/core.py", "from .core import f\n\n\ndef f():\n    return 2\n")
+        self.assertTrue(protocol.refused(out), out)
+        self.assertIn("cannot even import", out)
+        self.assertIn("ImportError", out)  # the model is shown why
+        self.assertEqual((root / "pkg" / "core.py").read_text(), core)
+        # a new file that breaks the import is removed again
+        out = protocol.write_whole_file(root, "conftest.py", "import no_such_module\n")
+        self.assertTrue(protocol.refused(out), out)
+        self.assertFalse((root / "conftest.py").exists())
+        # a write that fails the tests but lets them run stays
+        out = protocol.write_whole_file(root, "pkg/core.py", "def f():\n    return 2\n")
+        self.assertIn("[exit code 1]", out)
+        self.assertEqual((root / "pkg" / "core.py").read_text(), "def f():\n    return 2\n")
+
+    def test_a_write_to_a_repository_whose_tests_did_not_import_before_stays(self):
+        root = Path(tempfile.mkdtemp())
+        (root / "m.py").write_text("import no_such_module\n\n\ndef f():\n    return 1\n")
+        (root / "test_m.py").write_text("from m import f\n\n\ndef test_f():\n    assert f() == 2\n")
+        new = "import no_such_module\n\n\ndef f():\n    return 2\n"
+        out = protocol.write_whole_file(root, "m.py", new)
+        self.assertTrue(out.startswith("wrote m.py"), out)
+        self.assertIn("[exit code 2]", out)
+        self.assertEqual((root / "m.py").read_text(), new)
+
     def test_write_reports_the_diff(self):
         root = Path(tempfile.mkdtemp())
         (root / "m.py").write_text("a = 1\n")
