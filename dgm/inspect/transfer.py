@@ -57,32 +57,41 @@ def run(
         limits = work.limits_for(timeout_s)
         grader = Grader(backend, work_dir / "grade-cache")
         ctx = work.Context(backend, grader, suite, gateway.socket_path, solve_limits=limits, improve_limits=limits)
-        jobs = {}
-        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            for task in todo:
+        waiting, running = list(todo), {}
+
+        def start(task) -> None:
+            """Queue and claim the task's job once a worker is free for it, so that the archive
+            shows as running only what runs (and its start as the job's start)."""
+            with archive_lock:
                 job = archive.jobs.enqueue("transfer", {"node": node_id, "task": task.id, "label": label})
                 archive.jobs.claim("transfer", job_id=job.id)
-                token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens), role="solve")
-                folder = work_dir / f"task-{job.id}"
-                shutil.rmtree(folder, ignore_errors=True)
-                folder.mkdir(parents=True)
-                folder.chmod(0o755)
-                spec = work.EvaluateJob(job.id, node_id, task.id, code, folder, token)
-                jobs[pool.submit(work.run_evaluate, ctx, spec)] = (job, task, token, folder)
-            for future in concurrent.futures.as_completed(jobs):
-                job, task, token, folder = jobs[future]
-                gateway.revoke_token(token)
-                try:
-                    judged = future.result()
-                except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
-                    log.exception("transfer task %s failed", task.id)
+            token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens), role="solve")
+            folder = work_dir / f"task-{job.id}"
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            folder.chmod(0o755)
+            spec = work.EvaluateJob(job.id, node_id, task.id, code, folder, token)
+            running[pool.submit(work.run_evaluate, ctx, spec)] = (job, task, token, folder)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            while waiting or running:
+                while waiting and len(running) < workers:
+                    start(waiting.pop(0))
+                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    job, task, token, folder = running.pop(future)
+                    gateway.revoke_token(token)
+                    try:
+                        judged = future.result()
+                    except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
+                        log.exception("transfer task %s failed", task.id)
+                        with archive_lock:
+                            archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
+                        continue
                     with archive_lock:
-                        archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
-                    continue
-                with archive_lock:
-                    work.store_evaluation(archive, node_id, label, task.id, work.record(judged), job.id, "transfer")
-                shutil.rmtree(folder, ignore_errors=True)
-                results[task.id] = judged.evaluation
-                if on_result:
-                    on_result(task.id, judged.evaluation)
+                        work.store_evaluation(archive, node_id, label, task.id, work.record(judged), job.id, "transfer")
+                    shutil.rmtree(folder, ignore_errors=True)
+                    results[task.id] = judged.evaluation
+                    if on_result:
+                        on_result(task.id, judged.evaluation)
     return TransferResult(label, results, tuple(sorted(done)))

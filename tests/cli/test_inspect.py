@@ -189,6 +189,16 @@ class TestTransferEval:
         assert cli("report", "--run", copy, "--out", report).exit_code == 0
         assert "builtin:test@other-model" in report.read_text()
 
+    def test_only_what_runs_is_shown_running(self, transfer):
+        """Each task's job is claimed when a worker takes it up (2 workers): before, all 12
+        were claimed at the start, and `dgm status` showed 12 running for the whole eval."""
+        copy, *_ = transfer
+        with Archive.for_run(copy) as ar:
+            spans = ar.db.execute("SELECT started_at, finished_at FROM jobs WHERE kind = 'transfer'").fetchall()
+        assert len(spans) == 12 and all(s is not None and f is not None for s, f in spans)
+        at_once = max(sum(s <= start < f for s, f in spans) for start, _ in spans)
+        assert at_once <= 2, spans
+
     def test_run_again_it_resumes_and_redoes_nothing(self, transfer):
         _, args, _, _ = transfer
         again = cli(*args)
