@@ -103,13 +103,13 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     breaks an import (a module importing itself, a name it removed) otherwise works on a
     repository where nothing runs, and that broken state is what gets graded."""
     target = root / path if not Path(path).is_absolute() else Path(path)
-    old = target.read_text(errors="replace") if target.exists() else ""
+    before = target.read_bytes() if target.exists() else None  # put back as it was if the write is undone
+    old = before.decode(errors="replace") if before is not None else ""
     if path.endswith(".py") and old:
         content = merge(old, content)
     refused = refusal(path, old, content)
     if refused:
         return refused
-    before = target.read_bytes() if target.exists() else None
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
     diff = "".join(difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"))
