@@ -142,6 +142,25 @@ class JobQueue:
                 [self.clock(), error, job.id],
             )
 
+    def fail_stale(self, kind: str, timeout_s: float, why: str) -> list[Job]:
+        """Fail running jobs of `kind` not heartbeated for `timeout_s`, for work that nobody
+        takes up again once its process is gone (a killed `dgm eval`: the next one makes new
+        jobs for the tasks not recorded). Returns them as they are now."""
+        with write_transaction(self.db):
+            stale = [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT id FROM jobs WHERE state = 'running' AND kind = ? AND heartbeat_at < ? ORDER BY id",
+                    [kind, self.clock() - timeout_s],
+                )
+            ]
+            for job_id in stale:
+                self.db.execute(
+                    "UPDATE jobs SET state = 'failed', finished_at = ?, error = ? WHERE id = ?",
+                    [self.clock(), why, job_id],
+                )
+            return [self.get(job_id) for job_id in stale]
+
     def recover_stale(self, timeout_s: float) -> list[Job]:
         """Requeue (or fail, when out of attempts) running jobs not heartbeated for `timeout_s`."""
         with write_transaction(self.db):

@@ -20,6 +20,12 @@ from ..suites.evaluate import Evaluation
 
 log = logging.getLogger(__name__)
 
+# A running eval heartbeats its jobs; one not heartbeated for STALE_S was left by an eval that
+# was killed, and the next eval marks it failed (it would otherwise show as running forever).
+HEARTBEAT_S = 30.0
+STALE_S = 120.0
+WORKER = "transfer"
+
 
 @dataclass(frozen=True)
 class TransferResult:
@@ -50,6 +56,11 @@ def run(
     model_name = model or upstream.models()[0]
     label = label_for(suite_spec, model_name)
     done = {e.task_id for e in archive.evaluations(node_id, label)}
+    stale = archive.jobs.fail_stale(
+        "transfer", STALE_S, f"stale: the eval running it stopped (no heartbeat for {STALE_S:g}s)"
+    )
+    if stale:
+        log.warning("%d transfer job(s) left running by an eval that stopped were marked failed", len(stale))
     todo = [t for t in suite.tasks if t.id not in done]
     results: dict[str, Evaluation] = {}
     archive_lock = threading.Lock()  # `archive` and the gateway's connection write the same file
@@ -64,7 +75,7 @@ def run(
             shows as running only what runs (and its start as the job's start)."""
             with archive_lock:
                 job = archive.jobs.enqueue("transfer", {"node": node_id, "task": task.id, "label": label})
-                archive.jobs.claim("transfer", job_id=job.id)
+                archive.jobs.claim(WORKER, job_id=job.id)
             token = gateway.issue_token(job.id, node_id, Budget(tokens=job_tokens), role="solve")
             folder = work_dir / f"task-{job.id}"
             shutil.rmtree(folder, ignore_errors=True)
@@ -77,7 +88,13 @@ def run(
             while waiting or running:
                 while waiting and len(running) < workers:
                     start(waiting.pop(0))
-                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                finished, _ = concurrent.futures.wait(
+                    running, timeout=HEARTBEAT_S, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                with archive_lock:
+                    for future, (job, *_) in running.items():
+                        if future not in finished:
+                            archive.jobs.heartbeat(job.id, WORKER)
                 for future in finished:
                     job, task, token, folder = running.pop(future)
                     gateway.revoke_token(token)
@@ -86,10 +103,10 @@ def run(
                     except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
                         log.exception("transfer task %s failed", task.id)
                         with archive_lock:
-                            archive.jobs.fail(job.id, "transfer", f"{exc.__class__.__name__}: {exc}", retry=False)
+                            archive.jobs.fail(job.id, WORKER, f"{exc.__class__.__name__}: {exc}", retry=False)
                         continue
                     with archive_lock:
-                        work.store_evaluation(archive, node_id, label, task.id, work.record(judged), job.id, "transfer")
+                        work.store_evaluation(archive, node_id, label, task.id, work.record(judged), job.id, WORKER)
                     shutil.rmtree(folder, ignore_errors=True)
                     results[task.id] = judged.evaluation
                     if on_result:

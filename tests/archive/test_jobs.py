@@ -99,6 +99,22 @@ def test_recover_stale_fails_jobs_out_of_attempts(jobs, clock):
     assert jobs.get(job.id).state == "failed"
 
 
+def test_fail_stale_fails_silent_jobs_of_its_kind_only(jobs, clock):
+    """For work nobody takes up again (a killed `dgm eval`'s jobs): failed, not requeued."""
+    left = jobs.enqueue("transfer", {"n": 1})
+    alive = jobs.enqueue("transfer", {"n": 2})
+    engine = jobs.enqueue("evaluate", {"n": 3})
+    for job in (left, alive, engine):
+        jobs.claim("transfer" if job.kind == "transfer" else "w", job_id=job.id)
+    clock.now += 100
+    jobs.heartbeat(alive.id, "transfer")
+    clock.now += 30
+    failed = jobs.fail_stale("transfer", timeout_s=60, why="stale: its eval stopped")
+    assert [(j.id, j.state, j.error) for j in failed] == [(left.id, "failed", "stale: its eval stopped")]
+    assert jobs.get(alive.id).state == "running" and jobs.get(engine.id).state == "running"
+    assert jobs.claim("anyone") is None  # nothing was put back in the queue
+
+
 def test_payload_round_trips(jobs):
     payload = {"node": 3, "task": "repo__issue-1", "nested": {"k": [1, 2.5, None]}}
     job = jobs.enqueue("evaluate", payload)

@@ -205,6 +205,36 @@ class TestTransferEval:
         assert "0/12 resolved (12 tasks were recorded before)" in again.output
 
 
+def test_an_eval_heartbeats_its_jobs_and_fails_those_a_killed_eval_left_running(scripted_run, tmp_path, monkeypatch):
+    """A killed `dgm eval` leaves its jobs running; the next eval marks them failed once
+    they have not been heartbeated for a while, and leaves a live eval's jobs alone."""
+    from dgm.inspect import transfer
+
+    run, script = scripted_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    with Archive.for_run(copy) as ar:
+        left, live = (ar.jobs.enqueue("transfer", {"task": t}) for t in ("left", "live"))
+        for job in (left, live):
+            ar.jobs.claim("transfer", job_id=job.id)
+        with ar.atomic():
+            ar.db.execute("UPDATE jobs SET heartbeat_at = heartbeat_at - 1000 WHERE id = ?", [left.id])
+    monkeypatch.setattr(transfer, "HEARTBEAT_S", 0.05)
+    result = cli(
+        "eval", "--run", copy, "best", "--benchmark", f"taskdir:{run.parent / 'tasks'}", "--fm", f"scripted:{script}"
+    )
+    assert result.exit_code == 0, result.output
+    with Archive.for_run(copy) as ar:
+        assert ar.jobs.get(left.id).state == "failed" and "stale" in ar.jobs.get(left.id).error
+        assert ar.jobs.get(live.id).state == "running"
+        spans = ar.db.execute(
+            "SELECT started_at, heartbeat_at, finished_at FROM jobs WHERE kind = 'transfer' AND state = 'done'"
+        ).fetchall()
+    assert spans
+    for started, beat, finished in spans:  # heartbeated while it ran, up to its end
+        assert started < beat <= finished and finished - beat < 1.0, (started, beat, finished)
+
+
 def test_eval_of_an_exported_agent_directory(scripted_run, tmp_path):
     run, script = scripted_run
     tmp_path.chmod(0o755)
