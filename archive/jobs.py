@@ -142,36 +142,30 @@ class JobQueue:
                 [self.clock(), error, job.id],
             )
 
+    def _stale(self, timeout_s: float, kind: str | None = None) -> list[Job]:
+        """Running jobs (of `kind`, if given) not heartbeated for `timeout_s`, oldest first."""
+        sql, params = (
+            f"SELECT {_COLUMNS} FROM jobs WHERE state = 'running' AND heartbeat_at < ?",
+            [self.clock() - timeout_s],
+        )
+        if kind is not None:
+            sql, params = sql + " AND kind = ?", [*params, kind]
+        return [_job(r) for r in self.db.execute(sql + " ORDER BY id", params)]
+
     def fail_stale(self, kind: str, timeout_s: float, why: str) -> list[Job]:
         """Fail running jobs of `kind` not heartbeated for `timeout_s`, for work that nobody
         takes up again once its process is gone (a killed `dgm eval`: the next one makes new
         jobs for the tasks not recorded). Returns them as they are now."""
         with write_transaction(self.db):
-            stale = [
-                r[0]
-                for r in self.db.execute(
-                    "SELECT id FROM jobs WHERE state = 'running' AND kind = ? AND heartbeat_at < ? ORDER BY id",
-                    [kind, self.clock() - timeout_s],
-                )
-            ]
-            for job_id in stale:
-                self.db.execute(
-                    "UPDATE jobs SET state = 'failed', finished_at = ?, error = ? WHERE id = ?",
-                    [self.clock(), why, job_id],
-                )
-            return [self.get(job_id) for job_id in stale]
+            stale = self._stale(timeout_s, kind)
+            for job in stale:
+                self._release(job, why, retry=False)
+            return [self.get(job.id) for job in stale]
 
     def recover_stale(self, timeout_s: float) -> list[Job]:
         """Requeue (or fail, when out of attempts) running jobs not heartbeated for `timeout_s`."""
         with write_transaction(self.db):
-            cutoff = self.clock() - timeout_s
-            stale = [
-                _job(r)
-                for r in self.db.execute(
-                    f"SELECT {_COLUMNS} FROM jobs WHERE state = 'running' AND heartbeat_at < ? ORDER BY id",
-                    [cutoff],
-                )
-            ]
+            stale = self._stale(timeout_s)
             for job in stale:
                 self._release(job, f"stale: no heartbeat from {job.worker!r} for {timeout_s:g}s", True)
             return [self.get(job.id) for job in stale]
