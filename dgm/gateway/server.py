@@ -295,10 +295,11 @@ class Gateway:
 
     def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
         """The upstream's reply (or the last error) after up to `retry.attempts` tries."""
-        reply, error, attempt = None, None, 0
+        reply, error, attempt, future = None, None, 0, None
         while True:
             attempt += 1
-            future = self.pool.submit(self.upstream.complete, request, self.retry.timeout_s)
+            if future is None:  # else: the call on this machine that timed out, waited on again
+                future = self.pool.submit(self.upstream.complete, request, self.retry.timeout_s)
             try:
                 reply, error = future.result(timeout=self.retry.timeout_s), None
                 size = len(json.dumps(reply))
@@ -312,12 +313,18 @@ class Gateway:
                     )
                 break
             except concurrent.futures.TimeoutError:
-                # An upstream on this machine is still decoding the call that timed out: asking
-                # again only queues more work behind it.
-                local = getattr(self.upstream, "computes_here", False)
-                error = UpstreamError(f"no answer within {self.retry.timeout_s:g}s", retryable=not local)
+                # An upstream on this machine is still decoding the call that timed out, and its
+                # reply is bounded by the completion cap: asking again would only queue the same
+                # work behind it, so the next try waits for this one (a long prompt and reply
+                # under load outlast one timeout, and the agent lost its task to it).
+                if getattr(self.upstream, "computes_here", False):
+                    error = UpstreamError(f"no answer within {self.retry.timeout_s * attempt:g}s", retryable=False)
+                    if attempt >= self.retry.attempts:
+                        break
+                    continue
+                error, future = UpstreamError(f"no answer within {self.retry.timeout_s:g}s"), None
             except UpstreamError as exc:
-                error = exc
+                error, future = exc, None
             except Exception as exc:  # noqa: BLE001 - a broken upstream is one clear error, not a dead server
                 log.exception("upstream %s crashed", self.upstream.name)
                 error = UpstreamError(f"upstream {self.upstream.name} crashed: {exc!r}", retryable=False)

@@ -189,14 +189,23 @@ def test_a_client_that_leaves_before_its_answer_is_no_error(make_gateway, openai
     assert "Traceback" not in err and "Exception occurred" not in err
 
 
-def test_a_timed_out_call_to_an_upstream_on_this_machine_is_not_retried(make_gateway, openai_client):
-    """The embedded model keeps decoding a call that timed out; a retry would only queue
-    another one behind it (a thrash under load). Remote upstreams are retried."""
+def test_a_timed_out_call_to_an_upstream_on_this_machine_is_waited_for_not_asked_again(make_gateway, openai_client):
+    """The embedded model keeps decoding a call that timed out; asking again would only
+    queue the same work behind it (a thrash under load). Its next tries wait for that call
+    instead: a reply that outlasts one timeout still reaches the agent, and the upstream is
+    asked once. Remote upstreams are asked again."""
+    late = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 1.2, "content": "late but here"}}]}
+    gw = make_gateway(late, retry=RetryPolicy(attempts=4, base_s=0.01, max_s=0.05, timeout_s=0.5))
+    gw.upstream.computes_here = True
+    assert ask(openai_client(gw, gw.issue_token())).choices[0].message.content == "late but here"
+    assert gw.upstream.calls == 1
     hang = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 3}}]}
     gw = make_gateway(hang, retry=RetryPolicy(attempts=3, base_s=0.01, max_s=0.05, timeout_s=0.5))
     gw.upstream.computes_here = True
-    with pytest.raises(openai.APIStatusError, match=r"failed after 1 attempt\(s\): no answer within 0.5s"):
+    with pytest.raises(openai.APIStatusError, match=r"failed after 3 attempt\(s\): no answer within 1.5s"):
         ask(openai_client(gw, gw.issue_token()))
+    assert gw.upstream.calls == 1
     remote = make_gateway(hang, retry=RetryPolicy(attempts=2, base_s=0.01, max_s=0.05, timeout_s=0.5))
     with pytest.raises(openai.APIStatusError, match=r"failed after 2 attempt\(s\)"):
         ask(openai_client(remote, remote.issue_token()))
+    assert remote.upstream.calls == 2
