@@ -70,13 +70,18 @@ _SESSION_NAME = re.compile(r"^(\d+)-[0-9a-f]{8}$")
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether `pid` runs. A zombie does not: it is dead, its exit status not yet collected by
+    a parent that may never do so (a driver killed under a reaper that does not reap)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def sweep_stale_sessions() -> int:

@@ -1,7 +1,10 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the machine's sharing between pytest-xdist workers (`make test`
+runs the test files on several): a test marked `alone` has the machine to itself (no
+other worker runs a test meanwhile), for a timing or a check of every sandbox on it."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tarfile
 from pathlib import Path
@@ -10,6 +13,46 @@ import pytest
 
 from archive import Archive
 from sandbox import get_backend
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Under xdist, each test (its module fixtures' setup and teardown included) holds the
+    machine shared, and an `alone` test holds it exclusively. Writers first: an `alone`
+    test holds the turnstile while it waits, so the other workers' next tests queue behind
+    it instead of keeping it out."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    folder = item.config._tmp_path_factory.getbasetemp().parent  # shared by all workers
+    alone = item.get_closest_marker("alone") is not None
+    with open(folder / "turnstile.lock", "a") as turnstile, open(folder / "machine.lock", "a") as machine:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        fcntl.flock(machine, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(machine, fcntl.LOCK_UN)
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+
+
+def descendants(*roots: int) -> set[int]:
+    """The processes under `roots`: their children, theirs, and so on."""
+    children: dict[int, list[int]] = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = set(), list(roots)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import require
+from tests.conftest import descendants, require
 from tests.engine.conftest import engine_env  # noqa: F401 - shared fixture
 from tests.gateway.conftest import make_gateway  # noqa: F401 - shared fixture
 
@@ -74,16 +74,27 @@ class LocalRayCluster:
         self._ray("--address", self.address, "--num-cpus", str(slots), "--resources", resources, env=env)
         return cache
 
-    def kill_worker(self, name: str) -> None:
-        """SIGKILL a worker node's raylet: the node dies, with every job on it."""
+    def kill_worker(self, name: str) -> set[int]:
+        """SIGKILL a worker node's raylet: the node dies, with every job on it. Returns the
+        processes under it when it died (stopped first, so it starts none meanwhile)."""
         raylets = [
             p
             for p in _pids(f"test_{name},1")
-            if Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[0].endswith(b"/raylet")
+            if p in self.processes() and Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[0].endswith(b"/raylet")
         ]
         assert raylets, f"no raylet found for {name}"
         for pid in raylets:
+            os.kill(pid, signal.SIGSTOP)
+        tree = descendants(*raylets)
+        for pid in raylets:
             os.kill(pid, signal.SIGKILL)
+        return tree
+
+    def processes(self) -> set[int]:
+        """This cluster's processes (they carry its marker) and everything under them: the
+        jobs' sandboxes, which another test's cluster or run never are."""
+        own = set(_pids(f"DGM_TEST_RAY_CLUSTER={self.temp}"))
+        return own | descendants(*own)
 
     def stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):

@@ -75,7 +75,7 @@ def test_ray_run_equals_local_run(ray_cluster, engine_env, tmp_path):
     assert metering(tmp_path / "ray") == metering(tmp_path / "local")
     used = [node_cache_use(c, tmp_path / "ray") for c in ray_cluster.caches.values()]
     assert sum(used) >= 1, "no worker node materialized any agent"
-    assert sandbox_processes() == []
+    assert sandbox_processes(among=ray_cluster.processes()) == []
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_ray_run_equals_local_run_under_the_recipes(ray_cluster, engine_env, tmp
     run_evolve(tmp_path / "ray", tasks, script, *recipe, "--executor", "ray", "--ray-address", ray_cluster.address)
     assert archive_state(tmp_path / "ray") == archive_state(tmp_path / "local")
     assert metering(tmp_path / "ray") == metering(tmp_path / "local")
-    assert sandbox_processes() == []
+    assert sandbox_processes(among=ray_cluster.processes()) == []
 
 
 def test_killing_a_worker_mid_job_loses_nothing(ray_cluster, engine_env, tmp_path):
@@ -110,7 +110,7 @@ def test_killing_a_worker_mid_job_loses_nothing(ray_cluster, engine_env, tmp_pat
         time.sleep(0.2)
     assert victim, "no job was seen running on a worker node"
     time.sleep(0.5)
-    ray_cluster.kill_worker(victim)
+    killed = ray_cluster.kill_worker(victim)
     out, _ = proc.communicate(timeout=300)
     assert proc.returncode == 0, out
     assert "lost its worker" in out
@@ -119,7 +119,7 @@ def test_killing_a_worker_mid_job_loses_nothing(ray_cluster, engine_env, tmp_pat
         assert len(lost) == 1 and lost[0].data["state"] == "queued"
         assert ar.jobs.list(state="failed") == [] and ar.jobs.list(state="running") == []
     assert archive_state(run) == archive_state(tmp_path / "local")
-    assert sandbox_processes() == [], "a sandbox outlived its killed node"
+    assert sandbox_processes(among=killed | ray_cluster.processes()) == [], "a sandbox outlived its killed node"
 
 
 def test_no_cluster_at_the_address_is_a_clear_error(engine_env, tmp_path):
@@ -173,7 +173,7 @@ def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine
     assert "running job(s) re-queued for the next run" in out and "stopped on request" in out
     with Archive.for_run(run) as ar:
         assert ar.jobs.list(state="running") == [] and ar.jobs.list(state="queued") != []
-    assert sandbox_processes() == [], "a cancelled job's sandbox is still running"
+    assert sandbox_processes(among=ray_cluster.processes()) == [], "a cancelled job's sandbox is still running"
     run_evolve(run, tasks, script, *ray_args)
     assert archive_state(run) == archive_state(tmp_path / "local")
     for cache in ray_cluster.caches.values():  # the cancelled jobs' folders were swept at the restart

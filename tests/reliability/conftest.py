@@ -4,10 +4,12 @@ to run `dgm evolve` as a separate process (so it can be killed)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
 
+from tests.conftest import descendants
 from tests.engine.conftest import engine_env, evolve_cmd  # noqa: F401 - shared fixture and helper
 
 
@@ -15,9 +17,10 @@ def start(cmd: list[str]) -> subprocess.Popen:
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def _living_sandboxes() -> list[str]:
+def _living_sandboxes(among: set[int] | None = None) -> list[str]:
+    """bwrap processes alive: of the pids `among` if given, else all on the machine."""
     found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
+    for pid in map(str, sorted(among) if among is not None else filter(str.isdigit, os.listdir("/proc"))):
         try:
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -28,12 +31,23 @@ def _living_sandboxes() -> list[str]:
     return found
 
 
-def sandbox_processes(wait_s: float = 3.0) -> list[str]:
-    """bwrap processes still alive after up to `wait_s` (tests run one at a time, so any
-    is a leak); a killed sandbox takes a moment to die."""
+def sandbox_processes(wait_s: float = 3.0, among: set[int] | None = None) -> list[str]:
+    """bwrap processes still alive after up to `wait_s` (a killed sandbox takes a moment to
+    die): among the pids `among` (a killed driver's processes, a cluster's), or else all on
+    the machine, which only a test marked `alone` may ask (any is a leak)."""
     deadline = time.monotonic() + wait_s
     while True:
-        found = _living_sandboxes()
+        found = _living_sandboxes(among)
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.1)
+
+
+def kill_with_its_processes(proc: subprocess.Popen) -> set[int]:
+    """SIGKILL `proc` and wait for it; returns the processes under it when it died (stopped
+    first, so it starts none meanwhile), for `sandbox_processes(among=...)`."""
+    proc.send_signal(signal.SIGSTOP)
+    tree = descendants(proc.pid)
+    proc.kill()
+    proc.wait()
+    return tree

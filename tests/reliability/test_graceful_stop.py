@@ -11,7 +11,8 @@ import pytest
 from archive import Archive
 from tests.reliability.conftest import evolve_cmd, sandbox_processes, start
 
-pytestmark = pytest.mark.faults
+# alone: they check that no sandbox at all is left running on the machine
+pytestmark = [pytest.mark.faults, pytest.mark.alone]
 FLAGS = ["--workers", "2", "--max-expansions", "4", "--max-evals", "15", "--seed", "5"]
 
 

@@ -145,6 +145,7 @@ def twins(tasks: Path, script: Path, root: Path, core: int) -> tuple[float, int]
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # a throughput figure: no other test may load the machine meanwhile
 def test_a_run_watched_by_serve_keeps_its_throughput(bwrap, engine_env, tmp_path):
     """Three pairs of twins, the watched core alternating; their mean ratio must be at
     least 0.95. (Measured here: single ratios 0.95-1.01, means near 0.98; the server and the

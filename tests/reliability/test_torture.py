@@ -17,7 +17,7 @@ import pytest
 
 from archive import Archive
 from sandbox.base import sessions_root
-from tests.reliability.conftest import evolve_cmd, sandbox_processes, start
+from tests.reliability.conftest import evolve_cmd, kill_with_its_processes, sandbox_processes, start
 
 KILLS = int(os.environ.get("DGM_TORTURE_KILLS", "12"))
 KILLS_PER_RUN = 8
@@ -51,6 +51,7 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
     rng = random.Random(2026)
     landed: Counter[str] = Counter()
     kills, runs = 0, 0
+    drivers: set[int] = set()  # the runs' processes: their sandbox areas are named by them
     started = time.monotonic()
     seed = 10
     while kills < wanted:
@@ -63,14 +64,14 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
         seed_kills = 0
         while True:
             proc = start(cmd)
+            drivers.add(proc.pid)
             if seed_kills < per_seed:
                 time.sleep(rng.uniform(0.5, 4.0))
                 if proc.poll() is None:
                     busy = []
                     if (run / "archive.db").exists():
                         busy = snapshot_of(run)[2]
-                    proc.kill()
-                    proc.wait()
+                    tree = kill_with_its_processes(proc)
                     seed_kills += 1
                     landed[
                         "during an expansion (self-edit)"
@@ -80,7 +81,7 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
                         else "between jobs or at start"
                     ] += 1
                     time.sleep(0.3)
-                    assert sandbox_processes() == [], "a sandbox outlived its killed driver"
+                    assert sandbox_processes(among=tree) == [], "a sandbox outlived its killed driver"
                     if not (run / "archive.db").exists():  # killed before it made its archive
                         continue
                     evals, nodes, _ = snapshot_of(run)
@@ -99,7 +100,7 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
         if recipe == "rqgm":  # every boundary recorded once, in order, whatever the kills hit
             later = [(i, "tests+judge:0.3", 4 * (i - 1)) for i in range(2, 6)]
             assert epochs == [(1, "tests", 0), *later], epochs
-    leftovers = [p.name for p in sessions_root().iterdir() if p.name != "uids"]
+    leftovers = [p.name for p in sessions_root().iterdir() if p.name.split("-")[0] in map(str, drivers)]
     assert leftovers == [], f"sandbox areas left behind: {leftovers}"
     figures = {
         "recipe": recipe,

@@ -10,6 +10,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from sandbox import SandboxSpec
 from sandbox.base import sessions_root
 from sandbox.cgroups import CgroupSet
@@ -26,6 +28,7 @@ CRASHER = textwrap.dedent(
 )
 
 
+@pytest.mark.alone  # another worker's sandbox start would sweep the area first
 def test_leftovers_of_a_killed_run_are_swept_on_next_start(backend):
     proc = subprocess.Popen([sys.executable, "-c", CRASHER, backend.name], stdout=subprocess.PIPE, text=True)
     session_id = proc.stdout.readline().strip()
@@ -65,3 +68,22 @@ def test_a_killed_variant_build_leaves_nothing_mounted_in_its_next_build(tmp_pat
         if mounted:
             subprocess.run(["umount", "--lazy", str(partial / "proc")], check=False)
     assert not mounted
+
+
+@pytest.mark.alone  # another worker's sandbox start would sweep the area first
+def test_the_area_of_a_killed_run_not_yet_reaped_is_swept(bwrap):
+    """A driver killed under a parent that has not collected its exit status (a zombie: a
+    run under a reaper that does not reap) is dead; its area is swept like any other."""
+    proc = subprocess.Popen([sys.executable, "-c", CRASHER, "bwrap"], stdout=subprocess.PIPE, text=True)
+    session_id = proc.stdout.readline().strip()
+    proc.send_signal(signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":  # not reaped
+        assert time.monotonic() < deadline, "the killed driver did not become a zombie"
+        time.sleep(0.05)
+    area = sessions_root() / session_id
+    assert area.exists()
+    with bwrap.start(SandboxSpec()) as session:
+        assert session.exec("echo fresh").stdout == "fresh\n"
+    assert not area.exists()
+    proc.wait()
