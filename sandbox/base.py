@@ -69,6 +69,12 @@ def sessions_root() -> Path:
 _SESSION_NAME = re.compile(r"^(\d+)-[0-9a-f]{8}$")
 
 
+def proc_stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state first, then the parent
+    pid, ...); the name is skipped whole, since it may hold spaces and parentheses."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _pid_alive(pid: int) -> bool:
     """Whether `pid` runs. A zombie does not: it is dead, its exit status not yet collected by
     a parent that may never do so (a driver killed under a reaper that does not reap)."""
@@ -79,7 +85,7 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        return proc_stat(pid)[0] != "Z"
     except (OSError, IndexError):
         return True
 

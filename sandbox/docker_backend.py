@@ -14,10 +14,9 @@ import os
 import selectors
 import socket
 import time
-from pathlib import Path
 
 from . import foreign, image
-from .base import SANDBOX_UID, Availability, Session, SessionTracker, smoke_test, sweep_stale_sessions
+from .base import SANDBOX_UID, Availability, Session, SessionTracker, proc_stat, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
 from .runner import POLL_S, LimitTracker, OutputCollector
@@ -61,7 +60,7 @@ KILL_ALL = ["/usr/bin/python3", "-c", "import os, signal; os.kill(-1, signal.SIG
 def owner_tag(pid: int | None = None) -> str:
     """host:pid:start-time of a process, so a reused pid is not mistaken for the owner."""
     pid = pid or os.getpid()
-    start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    start = proc_stat(pid)[19]
     return f"{socket.gethostname()}:{pid}:{start}"
 
 

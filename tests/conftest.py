@@ -13,6 +13,7 @@ import pytest
 
 from archive import Archive
 from sandbox import get_backend
+from sandbox.base import proc_stat
 
 
 @pytest.hookimpl(wrapper=True)
@@ -42,7 +43,7 @@ def descendants(*roots: int) -> set[int]:
     children: dict[int, list[int]] = {}
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
-            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent = int(proc_stat(entry)[1])
         except (OSError, IndexError, ValueError):
             continue
         children.setdefault(parent, []).append(int(entry))

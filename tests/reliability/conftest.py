@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from sandbox.base import proc_stat
 from tests.conftest import descendants
 from tests.engine.conftest import engine_env, evolve_cmd  # noqa: F401 - shared fixture and helper
 
@@ -22,7 +23,7 @@ def _living_sandboxes(among: set[int] | None = None) -> list[str]:
     found = []
     for pid in map(str, sorted(among) if among is not None else filter(str.isdigit, os.listdir("/proc"))):
         try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            state = proc_stat(pid)[0]
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except (OSError, IndexError):
             continue

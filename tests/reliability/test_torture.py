@@ -100,7 +100,8 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
         if recipe == "rqgm":  # every boundary recorded once, in order, whatever the kills hit
             later = [(i, "tests+judge:0.3", 4 * (i - 1)) for i in range(2, 6)]
             assert epochs == [(1, "tests", 0), *later], epochs
-    leftovers = [p.name for p in sessions_root().iterdir() if p.name.split("-")[0] in map(str, drivers)]
+    ours = {str(pid) for pid in drivers}
+    leftovers = [p.name for p in sessions_root().iterdir() if p.name.split("-")[0] in ours]
     assert leftovers == [], f"sandbox areas left behind: {leftovers}"
     figures = {
         "recipe": recipe,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import SandboxSpec
-from sandbox.base import sessions_root
+from sandbox.base import proc_stat, sessions_root
 from sandbox.cgroups import CgroupSet
 from sandbox.variant import _unmount_under
 
@@ -78,7 +78,7 @@ def test_the_area_of_a_killed_run_not_yet_reaped_is_swept(bwrap):
     session_id = proc.stdout.readline().strip()
     proc.send_signal(signal.SIGKILL)
     deadline = time.monotonic() + 10
-    while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":  # not reaped
+    while proc_stat(proc.pid)[0] != "Z":  # not reaped
         assert time.monotonic() < deadline, "the killed driver did not become a zombie"
         time.sleep(0.05)
     area = sessions_root() / session_id
