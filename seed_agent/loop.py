@@ -98,7 +98,8 @@ def run(model: Model, protocol, system: str, task: str, root: Path, out_dir: Pat
                 trajectory.write(step, observation)
             refusals = refusals + 1 if outputs and all(map(refused, outputs)) else 0
             if refusals and protocol.forgets_refused:
-                note = "Your last reply was not used: " + outputs[-1].removeprefix("error: ")
+                shown = observations[-1]["content"].removeprefix("Result:\n")  # with what the protocol adds
+                note = "Your last reply was not used: " + shown.removeprefix("error: ")
                 if refusals >= limits.max_refused:
                     status, detail = "stuck", f"{refusals} replies in a row were refused"
                     break

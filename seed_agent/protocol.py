@@ -8,6 +8,8 @@ import ast
 import difflib
 import json
 import re
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,11 +67,16 @@ def code_of(source: str) -> str:
     return ast.dump(tree)
 
 
-def refusal(path: str, old: str, content: str) -> str | None:
+RESENT = "it is the code the file already holds"
+
+
+def refusal(path: str, old: str, content: str, changed: bool = False) -> str | None:
     """Why a write is refused: a test file (hidden tests judge the work, and weak models
     "fix" tests), Python that does not parse, Python that keeps none of the names the file
     had (a placeholder or a fragment where the whole file was meant), or Python whose code
-    is unchanged (only comments or docstrings differ: nothing was fixed)."""
+    is unchanged (only comments or docstrings differ). `changed`: the file already differs
+    from the repository's base, so an unchanged write is the model's own last write sent
+    again, not a sign that nothing was fixed."""
     if TEST_FILE.search(path):
         return f"error: {path} was NOT written: it is a test file. Change the source code, not the tests."
     if not path.endswith(".py"):
@@ -87,6 +94,8 @@ def refusal(path: str, old: str, content: str) -> str | None:
             f"error: {path} was NOT written: your content keeps none of what the file defines "
             f"({', '.join(sorted(had)[:8])}). Send the complete new file: every line, with your change made."
         )
+    if old and code_of(old) == code_of(content) and changed:
+        return f"error: {path} was NOT written: {RESENT} since your last write of it, so it changes nothing."
     if old and code_of(old) == code_of(content):
         return (
             f"error: {path} was NOT written: it changes no code, only comments or docstrings, so nothing "
@@ -107,7 +116,13 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     old = before.decode(errors="replace") if before is not None else ""
     if path.endswith(".py") and old:
         content = merge(old, content)
-    refused = refusal(path, old, content)
+    base = _base(root, path)
+    refused = refusal(path, old, content, changed=base is not None and base != before)
+    if refused and RESENT in refused:
+        tests = tools.bash(TESTS, root, 120)
+        if tests.startswith("[exit code 0]"):
+            return f"{refused} The repository's tests pass, as they may have before your change."
+        return tools.clip(f"{refused} With it the repository's tests still fail:\n{tests}\nChange the code further.")
     if refused:
         return refused
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -134,6 +149,20 @@ TESTS = f"{NO_BYTECODE} python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail 
 # pytest's exit status when the tests could not be run at all: collection failed (an import
 # broke), an internal error, or a conftest.py that does not load.
 NOT_RUN = {f"[exit code {code}]" for code in (2, 3, 4)}
+
+
+def _base(root: Path, path: str) -> bytes | None:
+    """The file as the repository's base commit has it (None: no git repository, or the file
+    is not in it)."""
+    try:
+        shown = subprocess.run(
+            ["git", "-c", "safe.directory=*", "-C", str(root), "show", f"HEAD:./{path}"],
+            capture_output=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def _collects_without(root: Path, target: Path, before: bytes | None) -> bool:
@@ -209,16 +238,46 @@ def named_file(text: str, block: re.Match, root: Path | None) -> str | None:
     found = found or PATH.findall("\n".join(before))
     if found:
         return found[-1].removeprefix("./")
-    if root is None:
-        return None
+    return owner(body, root) if root is not None else None
+
+
+def defined(source: str) -> set[str]:
+    """The functions and classes a piece of Python defines at its top level (none if it does
+    not parse)."""
     try:
-        names = {n.name for n in ast.parse(body).body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        return {n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
     except SyntaxError:
+        return set()
+
+
+def owner(body: str, root: Path) -> str | None:
+    """The one source file that defines something `body` defines."""
+    names = defined(body)
+    if not names:
         return None
-    pattern = re.compile(rf"^\s*(?:def|class) (?:{'|'.join(map(re.escape, names))})\b", re.M) if names else None
+    pattern = re.compile(rf"^\s*(?:def|class) (?:{'|'.join(map(re.escape, names))})\b", re.M)
     sources = [p for p in root.rglob("*.py") if "test" not in p.name and ".git" not in p.parts]
-    owners = [p for p in sources if pattern and pattern.search(p.read_text(errors="replace"))]
+    owners = [p for p in sources if pattern.search(p.read_text(errors="replace"))]
     return str(owners[0].relative_to(root)) if len(owners) == 1 else None
+
+
+def retarget(path: str, body: str, root: Path | None) -> str:
+    """Where a Python write goes: a block of functions sent as `path` where none of them is
+    defined, while one other source file defines them all at its top level, is meant for that
+    file (a weak model
+    names the file it last looked at, and its new `median` in descriptive.py would change
+    nothing the code calls)."""
+    target = root / path if root is not None else None
+    if target is None or not path.endswith(".py") or not target.is_file() or TEST_FILE.search(path):
+        return path
+    names = defined(body)
+    if not names or names & defined(target.read_text(errors="replace")):
+        return path
+    sources = [
+        p for p in root.rglob("*.py") if ".git" not in p.parts and not TEST_FILE.search(str(p.relative_to(root)))
+    ]
+    owners = [p for p in sources if names <= defined(p.read_text(errors="replace"))]
+    return str(owners[0].relative_to(root)) if len(owners) == 1 else path
 
 
 class TextProtocol:
@@ -227,8 +286,9 @@ class TextProtocol:
     # file, a test file): the reply is left out of what it sees next, and a note says why.
     forgets_refused = True
 
-    def __init__(self, root: Path | None = None):
+    def __init__(self, root: Path | None = None, after_write: Callable[[], str] | None = None):
         self.root = root  # where a code block's definitions are looked up
+        self.after_write = after_write  # what the model is shown after each write, besides the tests
 
     def instructions(self) -> str:
         return "\n\n" + (PROMPTS / "text_protocol.md").read_text()
@@ -241,11 +301,11 @@ class TextProtocol:
         found = FILE_BLOCK.search(text)
         if found:
             content = found.group(2)
-            return [Action("write", {"path": found.group(1), "content": content})]
+            return [Action("write", {"path": retarget(found.group(1), content, self.root), "content": content})]
         for block in CODE_BLOCK.finditer(text):
             path = None if block.group(1).lower() in SHELLS else named_file(text, block, self.root)
             if path:
-                return [Action("write", {"path": path, "content": block.group(2)})]
+                return [Action("write", {"path": retarget(path, block.group(2), self.root), "content": block.group(2)})]
         found = BASH_BLOCK.search(text)
         if found:
             return [Action("bash", {"command": found.group(1).strip()})]
@@ -254,8 +314,12 @@ class TextProtocol:
         return [Action("none", {"error": "No action found. Reply with one FILE block, one ```bash block, or DONE."})]
 
     def observation(self, action: Action, output: str) -> dict:
-        return {"role": "user", "content": f"Result:\n{output}"}
+        written = action.tool == "write" and (output.startswith("wrote ") or RESENT in output)
+        shown = self.after_write() if self.after_write and written else ""
+        return {"role": "user", "content": f"Result:\n{output}" + (f"\n\n{shown}" if shown else "")}
 
 
-def choose(tool_calling: bool, root: Path | None = None) -> ToolProtocol | TextProtocol:
-    return ToolProtocol() if tool_calling else TextProtocol(root)
+def choose(
+    tool_calling: bool, root: Path | None = None, after_write: Callable[[], str] | None = None
+) -> ToolProtocol | TextProtocol:
+    return ToolProtocol() if tool_calling else TextProtocol(root, after_write)

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from . import fm, loop, protocol
+from . import fm, loop, probes, protocol
 
 PROMPTS = Path(__file__).parent / "prompts"
 LIMITS = loop.Limits(max_steps=30, max_tokens=300_000, bash_timeout=120)
@@ -13,8 +13,7 @@ CONTEXT_CHARS = 8000  # source shown up front to models on the text protocol
 
 
 def task_text(task: dict) -> str:
-    statement = task.get("statement") or task.get("problem_statement") or ""
-    return f"Issue {task.get('id', '')}:\n\n{statement.strip()}\n"
+    return f"Issue {task.get('id', '')}:\n\n{statement(task).strip()}\n"
 
 
 def repo_context(repo: Path, with_sources: bool) -> str:
@@ -35,20 +34,34 @@ def repo_context(repo: Path, with_sources: bool) -> str:
     return text
 
 
-def prompt(task: dict, repo: Path, text_protocol: bool) -> str:
-    """The issue, the repository and, for models on the text protocol, its sources, then the
-    issue again: a small model attends to what is closest to its reply, and after 8000
-    characters of source the issue is far away."""
+CALLS_NOW = "The calls the issue quotes, run on the code as it is now:\n{}"
+
+
+def prompt(task: dict, repo: Path, text_protocol: bool, calls: str = "") -> str:
+    """The issue, the repository and, for models on the text protocol, its sources, what the
+    calls the issue quotes give now, then the issue again: a small model attends to what is
+    closest to its reply, and after 8000 characters of source the issue is far away."""
     first = task_text(task) + repo_context(repo, with_sources=text_protocol)
-    return first + "\n" + task_text(task).replace("Issue ", "The issue again, ", 1) if text_protocol else first
+    if not text_protocol:
+        return first
+    now = "\n" + CALLS_NOW.format(calls) + "\n" if calls else ""
+    return first + now + "\n" + task_text(task).replace("Issue ", "The issue again, ", 1)
+
+
+def statement(task: dict) -> str:
+    return task.get("statement") or task.get("problem_statement") or ""
 
 
 def run(task_path: Path, repo: Path, out: Path) -> int:
     task = json.loads(task_path.read_text())
     model = fm.connect()
-    chosen = protocol.choose(model.tool_calling, repo)
+    calls = [] if model.tool_calling else probes.reproducible(probes.runnable(statement(task), repo), repo)
+    before = probes.run(calls, repo)
+    after_write = (lambda: probes.after_change(calls, repo, before)) if calls else None
+    chosen = protocol.choose(model.tool_calling, repo, after_write)
     system = (PROMPTS / "solve_system.md").read_text()
-    result = loop.run(model, chosen, system, prompt(task, repo, chosen.name == "text"), repo, out, LIMITS)
+    text = prompt(task, repo, chosen.name == "text", probes.report(before))
+    result = loop.run(model, chosen, system, text, repo, out, LIMITS)
     (out / "solve.json").write_text(
         json.dumps(
             {
