@@ -262,22 +262,28 @@ def owner(body: str, root: Path) -> str | None:
 
 
 def retarget(path: str, body: str, root: Path | None) -> str:
-    """Where a Python write goes: a block of functions sent as `path` where none of them is
-    defined, while one other source file defines them all at its top level, is meant for that
-    file (a weak model
-    names the file it last looked at, and its new `median` in descriptive.py would change
-    nothing the code calls)."""
-    target = root / path if root is not None else None
-    if target is None or not path.endswith(".py") or not target.is_file() or TEST_FILE.search(path):
-        return path
-    names = defined(body)
-    if not names or names & defined(target.read_text(errors="replace")):
+    """Where a Python write goes. A weak model names the file it last looked at, or a source
+    file without its directory: its new `median` in descriptive.py, or its new top-level
+    scalers.py beside the package's, would change nothing the code calls. So a path that is
+    no file, but the tail of one source file's path, is that file; and a block of functions
+    sent to a file that defines none of them, while one source file defines them all at its
+    top level, goes to that file."""
+    if root is None or not path.endswith(".py") or TEST_FILE.search(path) or Path(path).is_absolute():
         return path
     sources = [
-        p for p in root.rglob("*.py") if ".git" not in p.parts and not TEST_FILE.search(str(p.relative_to(root)))
+        rel
+        for rel in (str(p.relative_to(root)) for p in root.rglob("*.py"))
+        if ".git" not in Path(rel).parts and not TEST_FILE.search(rel)
     ]
-    owners = [p for p in sources if names <= defined(p.read_text(errors="replace"))]
-    return str(owners[0].relative_to(root)) if len(owners) == 1 else path
+    target, names = root / path, defined(body)
+    if not target.is_file():
+        tails = [rel for rel in sources if rel.endswith("/" + path.removeprefix("./"))]
+        if len(tails) == 1:
+            return tails[0]
+    elif not names or names & defined(target.read_text(errors="replace")):
+        return path
+    owners = [rel for rel in sources if names and names <= defined((root / rel).read_text(errors="replace"))]
+    return owners[0] if len(owners) == 1 else path
 
 
 class TextProtocol:

@@ -154,7 +154,20 @@ class RetargetTest(unittest.TestCase):
         self.assertEqual(
             p.actions({"content": f"FILE: stats/describe.py\n{helper}"})[0].args["path"], "stats/describe.py"
         )
-        self.assertEqual(p.actions({"content": f"FILE: stats/new.py\n{fix}"})[0].args["path"], "stats/new.py")
+        self.assertEqual(p.actions({"content": f"FILE: stats/new.py\n{helper}"})[0].args["path"], "stats/new.py")
+
+    def test_a_file_named_without_its_directory_is_the_source_file_it_names(self):
+        root = repository()
+        p = protocol.TextProtocol(root)
+        helper = "```python\ndef helper():\n    return 0\n```"
+        self.assertEqual(p.actions({"content": f"FILE: core.py\n{helper}"})[0].args["path"], "stats/core.py")
+        # functions one file defines, sent to a new file: that file
+        fix = "```python\ndef median(xs):\n    return 2.5\n```"
+        self.assertEqual(p.actions({"content": f"FILE: median.py\n{fix}"})[0].args["path"], "stats/core.py")
+        (root / "other").mkdir()
+        (root / "other" / "core.py").write_text("x = 1\n")  # two files end so: as named
+        self.assertEqual(p.actions({"content": f"FILE: core.py\n{helper}"})[0].args["path"], "core.py")
+        self.assertEqual(p.actions({"content": f"FILE: tests/core.py\n{fix}"})[0].args["path"], "tests/core.py")
 
 
 if __name__ == "__main__":
