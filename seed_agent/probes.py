@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from . import tools
-from .protocol import TEST_FILE
+from .protocol import sources
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 PROMPT_LINE = re.compile(r"^\s*>>>\s*(.+)$", re.M)
@@ -78,16 +78,11 @@ def _definitions(root: Path) -> dict[str, list[str]]:
     """Each top-level function or class name of the repository's source files: the modules
     defining it (dotted, importable from the root)."""
     where: dict[str, list[str]] = {}
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root)
-        if (
-            ".git" in rel.parts
-            or TEST_FILE.search(str(rel))
-            or not all(p.isidentifier() for p in rel.with_suffix("").parts)
-        ):
-            continue
+    for rel in map(Path, sources(root)):
+        if not all(part.isidentifier() for part in rel.with_suffix("").parts):
+            continue  # not importable by that name
         try:
-            body = ast.parse(path.read_text(errors="replace")).body
+            body = ast.parse((root / rel).read_text(errors="replace")).body
         except (SyntaxError, ValueError):
             continue
         module = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")

@@ -256,9 +256,14 @@ def owner(body: str, root: Path) -> str | None:
     if not names:
         return None
     pattern = re.compile(rf"^\s*(?:def|class) (?:{'|'.join(map(re.escape, names))})\b", re.M)
-    sources = [p for p in root.rglob("*.py") if "test" not in p.name and ".git" not in p.parts]
-    owners = [p for p in sources if pattern.search(p.read_text(errors="replace"))]
-    return str(owners[0].relative_to(root)) if len(owners) == 1 else None
+    owners = [rel for rel in sources(root) if pattern.search((root / rel).read_text(errors="replace"))]
+    return owners[0] if len(owners) == 1 else None
+
+
+def sources(root: Path) -> list[str]:
+    """The repository's Python files that are not tests, relative to it."""
+    found = (str(p.relative_to(root)) for p in sorted(root.rglob("*.py")))
+    return [rel for rel in found if ".git" not in Path(rel).parts and not TEST_FILE.search(rel)]
 
 
 def retarget(path: str, body: str, root: Path | None) -> str:
@@ -270,19 +275,14 @@ def retarget(path: str, body: str, root: Path | None) -> str:
     top level, goes to that file."""
     if root is None or not path.endswith(".py") or TEST_FILE.search(path) or Path(path).is_absolute():
         return path
-    sources = [
-        rel
-        for rel in (str(p.relative_to(root)) for p in root.rglob("*.py"))
-        if ".git" not in Path(rel).parts and not TEST_FILE.search(rel)
-    ]
-    target, names = root / path, defined(body)
+    found, target, names = sources(root), root / path, defined(body)
     if not target.is_file():
-        tails = [rel for rel in sources if rel.endswith("/" + path.removeprefix("./"))]
+        tails = [rel for rel in found if rel.endswith("/" + path.removeprefix("./"))]
         if len(tails) == 1:
             return tails[0]
     elif not names or names & defined(target.read_text(errors="replace")):
         return path
-    owners = [rel for rel in sources if names and names <= defined((root / rel).read_text(errors="replace"))]
+    owners = [rel for rel in found if names and names <= defined((root / rel).read_text(errors="replace"))]
     return owners[0] if len(owners) == 1 else path
 
 
