@@ -25,6 +25,12 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
 
+# The most a reply may run to on the text protocol: a whole source file fits, and a weak model
+# that falls into repeating itself stops there instead of at its context's end (on the
+# embedded model, 5,000 tokens at a few tokens a second: over 15 minutes of a decoding slot).
+TEXT_REPLY_TOKENS = 3072
+
+
 @dataclass
 class Model:
     client: object
@@ -42,6 +48,8 @@ class Model:
         kwargs = {"model": model or self.name, "messages": messages, "temperature": temperature}
         if tools:
             kwargs["tools"] = tools
+        if not self.tool_calling:
+            kwargs["max_tokens"] = TEXT_REPLY_TOKENS
         try:
             reply = self.client.chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:

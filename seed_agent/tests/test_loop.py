@@ -2,9 +2,10 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 from seed_agent import loop, protocol
-from seed_agent.fm import BudgetExhausted, Usage
+from seed_agent.fm import TEXT_REPLY_TOKENS, BudgetExhausted, Model, Usage
 
 
 class FakeModel:
@@ -105,6 +106,22 @@ class LoopTest(unittest.TestCase):
         )
         loop.run(model, protocol.ToolProtocol(), "sys", "task", self.root, self.out, loop.Limits())
         self.assertEqual([m["role"] for m in model.seen[1]], ["system", "user", "assistant", "tool"])
+
+
+class ReplyLengthTest(unittest.TestCase):
+    def test_replies_on_the_text_protocol_are_capped_and_tool_calling_ones_are_not(self):
+        sent = []
+
+        def create(**kwargs):
+            sent.append(kwargs)
+            message = SimpleNamespace(content="DONE", tool_calls=None)
+            return SimpleNamespace(usage=None, choices=[SimpleNamespace(message=message)])
+
+        client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+        Model(client, tool_calling=False).chat([{"role": "user", "content": "hi"}])
+        Model(client, tool_calling=True).chat([{"role": "user", "content": "hi"}])
+        self.assertEqual(sent[0]["max_tokens"], TEXT_REPLY_TOKENS)
+        self.assertNotIn("max_tokens", sent[1])  # a capable model's reply is the gateway's to clamp
 
 
 if __name__ == "__main__":
