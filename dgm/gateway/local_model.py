@@ -5,9 +5,10 @@ concurrent jobs decode together (continuous batching).
 Offline and weak: it needs no network and no key, so a new user sees a whole run on a
 bare machine, but it cannot drive tool calls, so agents get the text protocol. Real runs
 use a real endpoint (`--fm openai`). Threads default to the machine's cores and context to
-8192 tokens per slot; DGM_LOCAL_THREADS and DGM_LOCAL_CTX override them. Calls go to the
-server in process; the HTTP listener llama.cpp's server always opens is a Unix socket in a
-private folder, behind a random API key, so nothing else on the machine can use it."""
+8192 tokens per slot; DGM_LOCAL_THREADS and DGM_LOCAL_CTX override them. A reply stops
+at 4096 tokens (MAX_REPLY). Calls go to the server in process; the HTTP listener llama.cpp's
+server always opens is a Unix socket in a private folder, behind a random API key, so
+nothing else on the machine can use it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,18 @@ from .upstream import UpstreamError
 
 N_CTX = 8192  # per slot
 PASSED_ON = ("messages", "temperature", "top_p", "max_tokens", "stop", "seed")
+# The longest reply the embedded model gives, whatever the gateway's cap (16,384 by default):
+# a 1.5B model past a few thousand tokens is repeating itself, and at a few tokens a second
+# such a reply holds a decoding slot for most of an hour, after its job is long gone.
+MAX_REPLY = 4096
+DEFAULT_REPLY = 1024  # a request that names no cap
+
+
+def request_body(request: dict[str, Any]) -> dict[str, Any]:
+    """What llama.cpp's server is sent for `request`: the fields it reads, the reply capped."""
+    body = {k: request[k] for k in PASSED_ON if k in request}
+    body["max_tokens"] = min(body.get("max_tokens") or DEFAULT_REPLY, MAX_REPLY)
+    return body
 
 
 def machine_threads() -> int:
@@ -78,8 +91,7 @@ class LocalUpstream:
         return [self.model]
 
     def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        body = {k: request[k] for k in PASSED_ON if k in request}
-        body.setdefault("max_tokens", 1024)
+        body = request_body(request)
         start = time.monotonic()
         out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
         if isinstance(out, str):

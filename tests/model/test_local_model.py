@@ -53,3 +53,13 @@ def test_a_run_gets_one_decoding_slot_per_worker_and_both_answer_at_once():
     with ThreadPoolExecutor(2) as pool:
         replies = list(pool.map(lambda ask: upstream.complete(ask, 120), asks))
     assert all(r["choices"][0]["message"]["content"] and r["usage"]["completion_tokens"] > 0 for r in replies)
+
+
+def test_a_reply_of_the_embedded_model_is_capped_below_the_gateways_cap():
+    from dgm.gateway import local_model
+
+    ask = {"messages": [{"role": "user", "content": "hi"}], "model": "m", "max_tokens": 16_384, "tools": []}
+    assert local_model.request_body(ask) == {"messages": ask["messages"], "max_tokens": local_model.MAX_REPLY}
+    assert local_model.request_body({**ask, "max_tokens": 100})["max_tokens"] == 100
+    del ask["max_tokens"]
+    assert local_model.request_body(ask)["max_tokens"] == local_model.DEFAULT_REPLY
