@@ -24,6 +24,7 @@ from typing import Any
 from archive import Archive
 
 from . import admission, tokens
+from .daemon_pool import DaemonPool
 from .errors import BudgetRefused, GatewayError
 from .handler import Handler
 from .ledger import Ledger, Usage, charge
@@ -95,7 +96,7 @@ class Gateway:
         self.ledger = Ledger(run_budget, self.archive.fm_usage() if self.archive else (0, 0.0), limits.job_concurrency)
         self.reported: set[tuple[str, int | None]] = set()
         self.run_refused: set[int | None] = set()  # jobs the run's budget refused since the last admitted call
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=32, thread_name_prefix="dgm-upstream")
+        self.pool = DaemonPool(max_workers=32, name="dgm-upstream")  # exit never waits for a call
         self._dir = None if socket_path else tempfile.mkdtemp(prefix="dgm-gw-")
         self.socket_path = Path(socket_path) if socket_path else Path(self._dir) / "fm.sock"
         self.server: _Server | None = None
@@ -140,7 +141,7 @@ class Gateway:
         with self.idle:
             if not self.idle.wait_for(lambda: self.in_flight == 0, timeout=CLOSE_GRACE_S):
                 log.warning("gateway closing with %d model call(s) still in flight", self.in_flight)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown(cancel_futures=True)
         self.socket_path.unlink(missing_ok=True)
         if self._dir:
             os.rmdir(self._dir)

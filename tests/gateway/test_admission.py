@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -209,3 +211,38 @@ def test_a_timed_out_call_to_an_upstream_on_this_machine_is_waited_for_not_asked
     with pytest.raises(openai.APIStatusError, match=r"failed after 2 attempt\(s\)"):
         ask(openai_client(remote, remote.issue_token()))
     assert remote.upstream.calls == 2
+
+
+CLOSE_AND_EXIT = """
+import sys, threading, time
+from dgm.gateway import Gateway, RetryPolicy
+from dgm.gateway.probe import ask
+from dgm.gateway.scripted import ScriptedUpstream
+
+hang = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 3600}}]}
+gw = Gateway(ScriptedUpstream(hang), sys.argv[1], retry=RetryPolicy(attempts=1, timeout_s=3600)).start()
+gw.upstream.computes_here = True
+threading.Thread(target=ask, args=(gw, "hi"), daemon=True).start()
+while gw.upstream.calls == 0:
+    time.sleep(0.05)
+gw.close()
+print("closed", flush=True)
+"""
+
+
+def test_a_process_whose_gateway_closed_exits_while_a_call_on_this_machine_still_decodes(tmp_path):
+    """The embedded model's calls cannot be cancelled: a stopped run whose killed jobs left
+    calls decoding used to stay alive until they ended (minutes, and a second Ctrl-C)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLOSE_AND_EXIT, str(tmp_path / "archive.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"the process did not exit after its gateway closed; it printed {out!r}")
+    assert (proc.returncode, out) == (0, "closed\n"), err
