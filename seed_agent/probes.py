@@ -124,9 +124,8 @@ def run(calls: list[tuple[str, str]], root: Path) -> dict[str, str | None]:
     return results
 
 
-def reproducible(calls: list[tuple[str, str]], root: Path) -> list[tuple[str, str]]:
-    """The calls that run on the repository as it is given (their module imports)."""
-    given = run(calls, root)
+def reproducible(calls: list[tuple[str, str]], given: dict[str, str | None]) -> list[tuple[str, str]]:
+    """The calls that ran on the repository as it is given (`given`: their `run`)."""
     return [(module, expr) for module, expr in calls if given.get(expr) is not None]
 
 

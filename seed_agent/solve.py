@@ -55,8 +55,9 @@ def statement(task: dict) -> str:
 def run(task_path: Path, repo: Path, out: Path) -> int:
     task = json.loads(task_path.read_text())
     model = fm.connect()
-    calls = [] if model.tool_calling else probes.reproducible(probes.runnable(statement(task), repo), repo)
-    before = probes.run(calls, repo)
+    quoted = [] if model.tool_calling else probes.runnable(statement(task), repo)
+    before = probes.run(quoted, repo)  # run once: what reproduces, and what it gives before any change
+    calls = probes.reproducible(quoted, before)
     after_write = (lambda: probes.after_change(calls, repo, before)) if calls else None
     chosen = protocol.choose(model.tool_calling, repo, after_write)
     system = (PROMPTS / "solve_system.md").read_text()

@@ -31,6 +31,11 @@ def repository(source: str = SOURCE) -> Path:
     return root
 
 
+def reproduced(issue: str, root: Path) -> list[tuple[str, str]]:
+    quoted = probes.runnable(issue, root)
+    return probes.reproducible(quoted, probes.run(quoted, root))
+
+
 class QuotedCallsTest(unittest.TestCase):
     def test_calls_with_arguments_are_found_mentions_and_elisions_are_not(self):
         found = probes.quoted_calls(ISSUE)
@@ -50,7 +55,7 @@ class QuotedCallsTest(unittest.TestCase):
 
     def test_only_calls_one_source_module_defines_are_run_and_shown_as_they_are_now(self):
         root = repository()
-        calls = probes.reproducible(probes.runnable(ISSUE, root), root)
+        calls = reproduced(ISSUE, root)
         # a.merge(b): no module defines `a`; report(rows): the user's own variable; load(...): their file
         self.assertEqual([e for _, e in calls], ["median([1, 2, 3, 4])", "scale([7, 7])", "median([1, 2])"])
         self.assertEqual({m for m, _ in calls}, {"stats.core"})
@@ -72,13 +77,13 @@ class QuotedCallsTest(unittest.TestCase):
     def test_a_call_that_writes_a_file_leaves_nothing_in_the_repository(self):
         root = repository()
         issue = "`report([1, 2])` writes the wrong thing"
-        calls = probes.reproducible(probes.runnable(issue, root), root)
+        calls = reproduced(issue, root)
         self.assertEqual(probes.report(probes.run(calls, root)), "report([1, 2]) -> None")
         self.assertFalse((root / "report.txt").exists())
 
     def test_a_module_that_stops_importing_is_not_reported_as_a_result(self):
         root = repository()
-        calls = probes.reproducible(probes.runnable(ISSUE, root), root)
+        calls = reproduced(ISSUE, root)
         (root / "stats" / "core.py").write_text(SOURCE + "import no_such_module\n")
         self.assertEqual(probes.after_change(calls, root, {}), "")  # the tests' output says why
 
