@@ -110,7 +110,12 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     model the diff, and the visible tests' verdict. A write after which the tests cannot
     even be collected, while without it they can, is undone and refused: a weak model that
     breaks an import (a module importing itself, a name it removed) otherwise works on a
-    repository where nothing runs, and that broken state is what gets graded."""
+    repository where nothing runs, and that broken state is what gets graded. So is a write
+    after which the tests fail while without it they pass: the repository's own tests are
+    graded again with the hidden ones, and a weak model left with its breaking write in
+    view sends it again and again instead of another change. (The price: a fix over several
+    files whose every single-file step fails the tests cannot be made on this protocol; of
+    the 45 built-in tasks' reference fixes, one, a hard one, is like that.)"""
     target = root / path if not Path(path).is_absolute() else Path(path)
     before = target.read_bytes() if target.exists() else None  # put back as it was if the write is undone
     old = before.decode(errors="replace") if before is not None else ""
@@ -131,13 +136,23 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     report = f"wrote {path}; the change:\n{diff or '(no change)'}"
     if path.endswith(".py") and any(root.rglob("test_*.py")):
         tests = tools.bash(TESTS, root, 120)
-        if tests.split("\n", 1)[0] in NOT_RUN:
-            if _collects_without(root, target, before):
+        verdict = tests.split("\n", 1)[0]
+        if verdict in NOT_RUN:
+            if _passes_without(root, target, before, COLLECT):
                 return tools.clip(
                     f"error: {path} was NOT written: with it the tests cannot even import the code (without it "
                     f"they can):\n{tests}\nSend {path} again with that fixed."
                 )
             target.write_text(content)  # they could not before it either: the write stays
+        elif verdict == FAILED and _passes_without(root, target, before, TESTS):
+            return tools.clip(
+                f"error: {path} was NOT written: with it the repository's tests fail, and without it they pass:"
+                f"\n{tests}\n{path} is as it was. They are checked again after the issue is fixed, so they must "
+                "keep passing: fix the issue with a change that breaks none of them (a fix over several files: "
+                "first the file that keeps them passing)."
+            )
+        elif verdict == FAILED:
+            target.write_text(content)  # they failed before it too: the write stays
         report += f"\nThe repository's tests now:\n{tests}"
     return tools.clip(report)
 
@@ -146,9 +161,11 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
 # write it undoes would otherwise be run from the write's cached bytecode.
 NO_BYTECODE = "PYTHONDONTWRITEBYTECODE=1"
 TESTS = f"{NO_BYTECODE} python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15; exit ${{PIPESTATUS[0]}}"
+COLLECT = f"{NO_BYTECODE} python3 -m pytest -q --collect-only -p no:cacheprovider"
 # pytest's exit status when the tests could not be run at all: collection failed (an import
 # broke), an internal error, or a conftest.py that does not load.
 NOT_RUN = {f"[exit code {code}]" for code in (2, 3, 4)}
+FAILED = "[exit code 1]"  # the tests ran, and one failed
 
 
 def _base(root: Path, path: str) -> bytes | None:
@@ -165,16 +182,14 @@ def _base(root: Path, path: str) -> bytes | None:
     return shown.stdout if shown.returncode == 0 else None
 
 
-def _collects_without(root: Path, target: Path, before: bytes | None) -> bool:
-    """Whether the tests can be collected with `target` as it was (`before`; None: it did not
-    exist). The file is left as it was; the caller writes the new content back otherwise."""
+def _passes_without(root: Path, target: Path, before: bytes | None, command: str) -> bool:
+    """Whether the tests' `command` succeeds with `target` as it was (`before`; None: it did
+    not exist). The file is left as it was; the caller writes the new content back otherwise."""
     if before is None:
         target.unlink()
     else:
         target.write_bytes(before)
-    return tools.bash(f"{NO_BYTECODE} python3 -m pytest -q --collect-only -p no:cacheprovider", root, 120).startswith(
-        "[exit code 0]"
-    )
+    return tools.bash(command, root, 120).startswith("[exit code 0]")
 
 
 def refused(output: str) -> bool:

@@ -110,6 +110,26 @@ class TextProtocolTest(unittest.TestCase):
         self.assertTrue(protocol.refused(out), out)
         self.assertFalse((root / "conftest.py").exists())
 
+    def test_a_write_after_which_tests_that_passed_fail_is_undone(self):
+        root = Path(tempfile.mkdtemp())
+        source = "def f(x):\n    return x\n\n\ndef g(x):\n    return x\n"
+        (root / "m.py").write_text(source)
+        (root / "test_m.py").write_text("from m import f\n\n\ndef test_f():\n    assert f(2) == 2\n")
+        out = protocol.write_whole_file(root, "m.py", "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return x\n")
+        self.assertTrue(protocol.refused(out), out)
+        self.assertIn("assert 3 == 2", out)  # the model is shown which test broke, and how
+        self.assertEqual((root / "m.py").read_text(), source)
+        # a write that keeps them passing stays
+        fixed = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
+        out = protocol.write_whole_file(root, "m.py", fixed)
+        self.assertTrue(out.startswith("wrote m.py"), out)
+        self.assertIn("[exit code 0]", out)
+        self.assertEqual((root / "m.py").read_text(), fixed)
+        # a new file after which they fail is removed again
+        out = protocol.write_whole_file(root, "conftest.py", "def pytest_runtest_call(item):\n    assert False\n")
+        self.assertTrue(protocol.refused(out), out)
+        self.assertFalse((root / "conftest.py").exists())
+
     def test_a_write_to_a_repository_whose_tests_did_not_import_before_stays(self):
         root = Path(tempfile.mkdtemp())
         (root / "m.py").write_text("import no_such_module\n\n\ndef f():\n    return 1\n")
