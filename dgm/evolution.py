@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import signal
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from archive import Archive, ArchiveError
 from sandbox import SandboxError, get_backend
 
-from . import model
+from . import model, stopping
 from .engine.config import ConfigError, RunConfig, auto_fm, load_file, resolve
 from .engine.engine import Engine, EngineError
 from .engine.jobs import Executor, ExecutorError
@@ -127,22 +126,7 @@ class Evolution:
         """Finish running jobs and stop (safe from a signal handler); `force`: at once."""
         self.engine.request_stop(reason, force)
 
-    @contextmanager
-    def stop_on_signals(self) -> Iterator[None]:
+    def stop_on_signals(self) -> AbstractContextManager[None]:
         """While inside: SIGINT/SIGTERM finish running jobs and stop; a second one stops at
         once (running jobs go back to the queue). The previous handlers come back after."""
-
-        def on_signal(signum: int, _frame: object) -> None:
-            name = signal.Signals(signum).name
-            if self.stopped_on_request:
-                self.request_stop(f"{name} received again: stopping now", force=True)
-            else:
-                self.engine.progress.note(f"{name} received: finishing running jobs (again to stop at once)")
-                self.request_stop(f"{name} received")
-
-        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
+        return stopping.two_stage(lambda reason, force: self.request_stop(reason, force), self.engine.progress.note)

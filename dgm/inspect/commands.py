@@ -14,6 +14,7 @@ from archive import Archive, ArchiveError
 from .. import agent_source
 from ..cli_common import backend_option, open_archive, repos_option, run_option
 from ..engine.final import RULES
+from ..stopping import StopRequest, two_stage
 from . import export as export_mod
 from . import pages, tree
 from .data import InspectError, RunData, collect
@@ -251,19 +252,22 @@ def eval_cmd(
             verdict = evaluation.verdict
             click.echo(f"{task_id:40} {'RESOLVED' if verdict.resolved else verdict.reason}", err=True)
 
-        result = transfer.run(
-            archive,
-            node_id,
-            code,
-            suite,
-            suite_spec,
-            upstream,
-            model,
-            get_backend(backend),
-            work,
-            workers=workers,
-            on_result=show,
-        )
+        stop = StopRequest()
+        with two_stage(stop.request, lambda message: click.echo(message, err=True)):
+            result = transfer.run(
+                archive,
+                node_id,
+                code,
+                suite,
+                suite_spec,
+                upstream,
+                model,
+                get_backend(backend),
+                work,
+                workers=workers,
+                on_result=show,
+                stop=stop,
+            )
         evals = archive.evaluations(node_id, result.label)
         if predictions:
             patches = [(task, ev.patch) for task, ev in sorted(result.results.items())]
@@ -274,6 +278,14 @@ def eval_cmd(
         f"node {node_id} on {result.label}: {resolved}/{len(evals)} resolved"
         f"{f' ({len(result.skipped)} tasks were recorded before)' if result.skipped else ''}"
     )
+    if result.stopped:
+        again = [f"dgm eval --run {run_dir} {node_id} --benchmark {suite_spec}"]
+        again += [f"--{name} {value}" for name, value in (("repos", repos), ("fm", fm), ("model", model)) if value]
+        click.echo(
+            f"stopped ({result.stopped}) with {len(evals)} of {len(suite.tasks)} tasks recorded; "
+            f"go on with: {' '.join(again)}",
+            err=True,
+        )
 
 
 @click.command("report")

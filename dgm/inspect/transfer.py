@@ -1,5 +1,7 @@
 """Transfer evaluation: one agent on another suite, split or model, recorded in the
-archive under its own label (SUITE[:split]@MODEL), resumable task by task."""
+archive under its own label (SUITE[:split]@MODEL), resumable task by task. A stop request
+(`stop`, set by Ctrl-C in `dgm eval`) starts no more tasks and lets the running ones
+finish; a forced one closes their sandboxes, marks their jobs failed and returns at once."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import concurrent.futures
 import logging
 import shutil
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,7 @@ from archive import Archive
 
 from ..engine import work
 from ..gateway import Budget, Gateway, Upstream
+from ..stopping import StopRequest
 from ..suites import Grader, Suite
 from ..suites.evaluate import Evaluation
 
@@ -24,6 +28,7 @@ log = logging.getLogger(__name__)
 # was killed, and the next eval marks it failed (it would otherwise show as running forever).
 HEARTBEAT_S = 30.0
 STALE_S = 120.0
+POLL_S = 1.0  # how soon a stop request is seen
 WORKER = "transfer"
 
 
@@ -32,6 +37,7 @@ class TransferResult:
     label: str
     results: dict[str, Evaluation]  # task id -> evaluation done now
     skipped: tuple[str, ...]  # tasks already recorded under this label
+    stopped: str | None = None  # why it stopped before every task was done
 
 
 def label_for(suite_spec: str, model: str) -> str:
@@ -52,6 +58,7 @@ def run(
     job_tokens: int | None = 400_000,
     timeout_s: float = 900.0,
     on_result: Callable[[str, Evaluation], None] | None = None,
+    stop: StopRequest | None = None,
 ) -> TransferResult:
     model_name = model or upstream.models()[0]
     label = label_for(suite_spec, model_name)
@@ -63,6 +70,7 @@ def run(
         log.warning("%d transfer job(s) left running by an eval that stopped were marked failed", len(stale))
     todo = [t for t in suite.tasks if t.id not in done]
     results: dict[str, Evaluation] = {}
+    stop = stop or StopRequest()
     archive_lock = threading.Lock()  # `archive` and the gateway's connection write the same file
     with Gateway(upstream, archive.path, model=model_name, archive_lock=archive_lock) as gateway:
         limits = work.limits_for(timeout_s)
@@ -85,16 +93,22 @@ def run(
             running[pool.submit(work.run_evaluate, ctx, spec)] = (job, task, token, folder)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            while waiting or running:
-                while waiting and len(running) < workers:
+            last_beat = time.monotonic()
+            while (waiting and not stop.reason) or running:
+                while waiting and not stop.reason and len(running) < workers:
                     start(waiting.pop(0))
                 finished, _ = concurrent.futures.wait(
-                    running, timeout=HEARTBEAT_S, return_when=concurrent.futures.FIRST_COMPLETED
+                    running, timeout=min(POLL_S, HEARTBEAT_S), return_when=concurrent.futures.FIRST_COMPLETED
                 )
-                with archive_lock:
-                    for future, (job, *_) in running.items():
-                        if future not in finished:
-                            archive.jobs.heartbeat(job.id, WORKER)
+                if stop.force and running:
+                    _abandon(archive, archive_lock, gateway, backend, running, stop.reason)
+                    break
+                if time.monotonic() - last_beat >= HEARTBEAT_S:
+                    with archive_lock:
+                        for future, (job, *_) in running.items():
+                            if future not in finished:
+                                archive.jobs.heartbeat(job.id, WORKER)
+                    last_beat = time.monotonic()
                 for future in finished:
                     job, task, token, folder = running.pop(future)
                     gateway.revoke_token(token)
@@ -111,4 +125,18 @@ def run(
                     results[task.id] = judged.evaluation
                     if on_result:
                         on_result(task.id, judged.evaluation)
-    return TransferResult(label, results, tuple(sorted(done)))
+    stopped = stop.reason if len(results) + len(done) < len(suite.tasks) else None
+    return TransferResult(label, results, tuple(sorted(done)), stopped)
+
+
+def _abandon(archive: Archive, lock: threading.Lock, gateway: Gateway, backend, running: dict, reason: str) -> None:
+    """A forced stop: the running tasks' jobs are failed (the next eval of the same label does
+    them again), their tokens revoked and their sandboxes closed, so that the threads running
+    them end now rather than at the job's time limit."""
+    with lock:
+        for job, _task, token, _folder in running.values():
+            archive.jobs.fail(job.id, WORKER, f"stopped: {reason}", retry=False)
+            gateway.revoke_token(token)
+    closed = backend.close_all()
+    log.warning("stopped: %d running task(s) abandoned, %d sandbox(es) closed", len(running), closed)
+    running.clear()
