@@ -124,7 +124,7 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     base = _base(root, path)
     refused = refusal(path, old, content, changed=base is not None and base != before)
     if refused and RESENT in refused:
-        tests = tools.bash(TESTS, root, 120)
+        tests = tools.bash(TESTS, root, TEST_TIMEOUT)
         if tests.startswith("[exit code 0]"):
             return f"{refused} The repository's tests pass, as they may have before your change."
         return tools.clip(f"{refused} With it the repository's tests still fail:\n{tests}\nChange the code further.")
@@ -135,7 +135,7 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
     diff = "".join(difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"))
     report = f"wrote {path}; the change:\n{diff or '(no change)'}"
     if path.endswith(".py") and any(root.rglob("test_*.py")):
-        tests = tools.bash(TESTS, root, 120)
+        tests = tools.bash(TESTS, root, TEST_TIMEOUT)
         verdict = tests.split("\n", 1)[0]
         if verdict in NOT_RUN:
             if _passes_without(root, target, before, COLLECT):
@@ -144,14 +144,15 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
                     f"they can):\n{tests}\nSend {path} again with that fixed."
                 )
             target.write_text(content)  # they could not before it either: the write stays
-        elif verdict == FAILED and _passes_without(root, target, before, TESTS):
+        elif broken(tests) and _passes_without(root, target, before, TESTS):
             return tools.clip(
-                f"error: {path} was NOT written: with it the repository's tests fail, and without it they pass:"
+                f"error: {path} was NOT written: with it the repository's tests fail (or do not finish), and "
+                f"without it they pass:"
                 f"\n{tests}\n{path} is as it was. They are checked again after the issue is fixed, so they must "
                 "keep passing: fix the issue with a change that breaks none of them (a fix over several files: "
                 "first the file that keeps them passing)."
             )
-        elif verdict == FAILED:
+        elif broken(tests):
             target.write_text(content)  # they failed before it too: the write stays
         report += f"\nThe repository's tests now:\n{tests}"
     return tools.clip(report)
@@ -161,11 +162,18 @@ def write_whole_file(root: Path, path: str, content: str) -> str:
 # write it undoes would otherwise be run from the write's cached bytecode.
 NO_BYTECODE = "PYTHONDONTWRITEBYTECODE=1"
 TESTS = f"{NO_BYTECODE} python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15; exit ${{PIPESTATUS[0]}}"
+TEST_TIMEOUT = 120.0  # seconds the repository's tests may take after a write
 COLLECT = f"{NO_BYTECODE} python3 -m pytest -q --collect-only -p no:cacheprovider"
 # pytest's exit status when the tests could not be run at all: collection failed (an import
 # broke), an internal error, or a conftest.py that does not load.
 NOT_RUN = {f"[exit code {code}]" for code in (2, 3, 4)}
 FAILED = "[exit code 1]"  # the tests ran, and one failed
+
+
+def broken(tests: str) -> bool:
+    """Whether the tests' output says one failed, or that they did not finish (a write that
+    makes a loop endless: the tests hang to the timeout, and so would the hidden ones)."""
+    return tests.startswith(FAILED) or tools.TIMED_OUT in tests
 
 
 def _base(root: Path, path: str) -> bytes | None:
@@ -189,7 +197,7 @@ def _passes_without(root: Path, target: Path, before: bytes | None, command: str
         target.unlink()
     else:
         target.write_bytes(before)
-    return tools.bash(command, root, 120).startswith("[exit code 0]")
+    return tools.bash(command, root, TEST_TIMEOUT).startswith("[exit code 0]")
 
 
 def refused(output: str) -> bool:

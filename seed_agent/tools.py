@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 OUTPUT_LIMIT = 10_000
+TIMED_OUT = "[command timed out after"
 CLIP = "\n[... output clipped: {n} more characters not shown ...]\n"
 
 
@@ -35,7 +36,7 @@ def bash(command: str, root: Path, timeout: float = 120) -> str:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
-        return clip(out) + f"\n[command timed out after {timeout:g}s and was killed]"
+        return clip(out) + f"\n{TIMED_OUT} {timeout:g}s and was killed]"
     return f"[exit code {proc.returncode}]\n" + clip(out)
 
 

@@ -129,6 +129,12 @@ class TextProtocolTest(unittest.TestCase):
         out = protocol.write_whole_file(root, "conftest.py", "def pytest_runtest_call(item):\n    assert False\n")
         self.assertTrue(protocol.refused(out), out)
         self.assertFalse((root / "conftest.py").exists())
+        # and so is a write after which they never finish (an endless loop)
+        with mock.patch.object(protocol, "TEST_TIMEOUT", 3):
+            out = protocol.write_whole_file(root, "m.py", "def f(x):\n    while True:\n        pass\n")
+        self.assertTrue(protocol.refused(out), out)
+        self.assertIn("do not finish", out)
+        self.assertEqual((root / "m.py").read_text(), fixed)
 
     def test_a_write_to_a_repository_whose_tests_did_not_import_before_stays(self):
         root = Path(tempfile.mkdtemp())
