@@ -271,6 +271,38 @@ def test_a_flag_filter_in_the_page_picks_out_the_flagged_agents(browser, flagged
         server.wait(timeout=10)
 
 
+def test_an_answer_that_comes_after_the_next_click_does_not_replace_what_it_shows(browser, flagged_run):
+    """A poll redraws the node on show while a click asks for a trajectory; when the node's
+    answer comes back last, the trajectory stays (it was replaced by the node's page, and
+    the page then stayed there: the hash no longer asked for a redraw)."""
+    server, url = start_serve(flagged_run)
+    try:
+        page = browser.new_page()
+        page.goto(url + "#node=3")
+        page.wait_for_selector('#panel[data-shown="#node=3"]')
+        held = []
+        page.route("**/api/node/2", lambda route: held.append(route))  # node 2's answer waits until released
+        page.click('circle.node[data-id="2"]')
+        deadline = time.monotonic() + 30
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert held, "the page never asked for node 2"
+        with Archive.for_run(flagged_run, read_only=True) as ar:
+            evaluation = ar.evaluations(2)[0]
+        page.click('circle.node[data-id="3"]')  # away and to the evaluation, as a link does
+        page.wait_for_selector('#panel[data-shown="#node=3"]')
+        page.evaluate(f"location.hash = '#eval={evaluation.id}'")
+        page.wait_for_selector(f'#panel[data-shown="#eval={evaluation.id}"]')
+        with page.expect_response("**/api/node/2"):
+            held[0].continue_()
+        page.wait_for_timeout(1000)  # the late answer has been read; the old page drew it at once
+        text = page.inner_text("#panel")
+        assert f"on {evaluation.task_id}" in text and "Per task" not in text, text
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def test_a_run_wide_answer_waits_while_recomputing_it_would_cost_too_much(flagged_run, monkeypatch):
     watch = Watch(flagged_run)
     try:

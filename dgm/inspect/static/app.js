@@ -73,14 +73,13 @@ function messagesView(messages) {
 const views = {
   async node(id) {
     const n = await get(`/api/node/${id}`);
-    tree.select(n.id);
     const other = el('input', { class: 'small', type: 'number', min: '1', placeholder: 'node' });
     const go = kind => () => { if (other.value) location.hash = `${kind}=${n.id},${other.value}`; };
     const tasks = n.tasks.map(t => el('tr', {},
       el('td', {}, t.label), el('td', {}, t.task), el('td', { class: t.resolved ? 'ok' : 'bad' }, score(t)),
       el('td', {}, t.evaluations.map(e => [link(`#${e.attempt}${e.resolved ? ' ✓' : ' ✗'}`, `eval=${e.id}`), ' ']))));
     const o = n.origin;
-    return [
+    return { node: n.id, body: [
       el('h2', {}, `node ${n.id} `, el('small', {}, n.status + (n.reason ? ': ' : ''), n.reason || '')),
       el('p', {}, 'parent: ', n.parent === null ? '-' : link(String(n.parent), `node=${n.parent}`),
         n.second_parent === null ? '' : [' · second parent (recombined): ', link(String(n.second_parent), `node=${n.second_parent}`)],
@@ -107,14 +106,13 @@ const views = {
       n.model_use.length ? table(['role', 'model', 'calls', 'tokens', '$'], n.model_use.map(u => el('tr', {},
         [u.role, u.model, u.calls, u.tokens, u.usd].map(v => el('td', {}, v))))) : el('p', { class: 'empty' }, 'no calls recorded for its jobs'),
       el('h3', {}, 'Origin'), folded(JSON.stringify(o, null, 2)),
-    ];
+    ] };
   },
 
   async eval(id) {
     const e = await get(`/api/evaluation/${id}`);
-    tree.select(e.node);
     const g = e.grading;
-    return [
+    return { node: e.node, body: [
       el('h2', {}, `node `, link(String(e.node), `node=${e.node}`), ` on ${e.task} (${e.label}), attempt ${e.attempt}: `,
         e.resolved ? 'resolved' : `not resolved (${g.reason || 'tests failed'})`),
       el('div', { class: 'cols' },
@@ -126,20 +124,19 @@ const views = {
           e.judgements.length ? [el('h3', {}, 'Judge'), e.judgements.map(j => folded(`${j.score} (${j.model}): ${j.rationale}`))] : [],
           el('h3', {}, 'Patch'), diffView(g.patch || ''),
           g.agent_stderr ? [el('h3', {}, `Agent stderr (exit ${g.agent_exit})`), folded(g.agent_stderr)] : [])),
-    ];
+    ] };
   },
 
   async expansion(id) {
     const x = await get(`/api/expansion/${id}`);
-    tree.select(x.node);
-    return [el('h2', {}, 'the expansion of node ', link(String(x.parent), `node=${x.parent}`), ' that made node ',
-      link(String(x.node), `node=${x.node}`), ` (job ${x.job})`), messagesView(x.messages)];
+    return { node: x.node, body: [el('h2', {}, 'the expansion of node ', link(String(x.parent), `node=${x.parent}`), ' that made node ',
+      link(String(x.node), `node=${x.node}`), ` (job ${x.job})`), messagesView(x.messages)] };
   },
 
   async diff(arg) {
     const [a, b] = arg.split(',');
     const d = await get(`/api/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
-    return [el('h2', {}, 'diff from node ', link(String(d.a), `node=${d.a}`), ' to node ', link(String(d.b), `node=${d.b}`)), diffView(d.diff)];
+    return { body: [el('h2', {}, 'diff from node ', link(String(d.a), `node=${d.a}`), ' to node ', link(String(d.b), `node=${d.b}`)), diffView(d.diff)] };
   },
 
   async compare(arg) {
@@ -148,21 +145,31 @@ const views = {
     const rows = c.tasks.map(t => el('tr', {}, el('td', {}, t.label), el('td', {}, t.task),
       el('td', { class: t.a.n ? (t.a.resolved ? 'ok' : 'bad') : '' }, score(t.a)),
       el('td', { class: t.b.n ? (t.b.resolved ? 'ok' : 'bad') : '' }, score(t.b))));
-    return [el('h2', {}, 'node ', link(String(c.a), `node=${c.a}`), ' and node ', link(String(c.b), `node=${c.b}`)),
-      table(['benchmark', 'task', `node ${c.a}`, `node ${c.b}`], rows), el('h3', {}, `Diff from ${c.a} to ${c.b}`), diffView(c.diff)];
+    return { body: [el('h2', {}, 'node ', link(String(c.a), `node=${c.a}`), ' and node ', link(String(c.b), `node=${c.b}`)),
+      table(['benchmark', 'task', `node ${c.a}`, `node ${c.b}`], rows), el('h3', {}, `Diff from ${c.a} to ${c.b}`), diffView(c.diff)] };
   },
 };
 
+// Each view answers { node (to select in the tree, if any), body }. Answers can come back out
+// of order (a poll redraws a node while a click asks for a trajectory): only the answer for
+// the latest call, and for the hash still in the URL, is shown.
+let routing = 0;
+
 async function route() {
-  const [kind, arg] = location.hash.slice(1).split('=');
+  const hash = location.hash, turn = ++routing;
+  const [kind, arg] = hash.slice(1).split('=');
   if (!views[kind]) return;
-  const panel = $('#panel');
+  let view;
   try {
-    panel.replaceChildren(...[await views[kind](arg)].flat(Infinity).filter(x => x !== null && x !== undefined));
-    panel.dataset.shown = location.hash;
+    view = await views[kind](arg);
   } catch (err) {
-    panel.replaceChildren(el('p', { class: 'error' }, String(err.message || err)));
+    view = { body: el('p', { class: 'error' }, String(err.message || err)) };
   }
+  if (turn !== routing || hash !== location.hash) return;  // a later call owns the panel
+  if (view.node !== undefined) tree.select(view.node);
+  const panel = $('#panel');
+  panel.replaceChildren(...[view.body].flat(Infinity).filter(x => x !== null && x !== undefined));
+  panel.dataset.shown = hash;
 }
 
 let version = null, lastOk = Date.now();
