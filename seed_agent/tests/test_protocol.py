@@ -6,13 +6,26 @@ from unittest import mock
 
 from seed_agent import protocol
 
+# The repository's tests as a plain script (`python3 test_m.py`: exit 1 when an assert fails)
+# for the tests of what a write does with their verdict. A write runs the tests once or
+# twice, and `check`, run for every child (twice per expansion), took 11 s on this file's and
+# test_probes' pytest runs; pytest itself is run where its own exit statuses (2: the tests
+# could not be collected) are what is tested.
+SCRIPT_TESTS = f"{protocol.NO_BYTECODE} python3 test_m.py 2>&1; exit $?"
+
+
+def script_tests(test: unittest.TestCase) -> None:
+    """Run `test` with the repository's tests as the plain script test_m.py."""
+    patch = mock.patch.object(protocol, "TESTS", SCRIPT_TESTS)
+    patch.start()
+    test.addCleanup(patch.stop)
+
 
 class TextProtocolTest(unittest.TestCase):
     def setUp(self):
         self.p = protocol.TextProtocol()
-        # A write runs pytest on the repository (twice when it breaks collection). The tiny
-        # repositories here need no plugin, and loading the installed ones doubled each
-        # run's start: this file then made `check`, run for every child, seven times slower.
+        # The tiny repositories here need no pytest plugin, and loading the installed ones
+        # doubled each pytest run's start.
         environ = mock.patch.dict(os.environ, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
         environ.start()
         self.addCleanup(environ.stop)
@@ -83,13 +96,14 @@ class TextProtocolTest(unittest.TestCase):
         out = protocol.write_whole_file(root, "m.py", "def f(x):\n    return x * 3\n")
         self.assertTrue(out.startswith("wrote m.py"), out)
 
-    def test_the_tests_shown_after_a_write_carry_pytests_exit_status(self):
+    def test_the_tests_shown_after_a_write_carry_their_exit_status(self):
+        script_tests(self)
         root = Path(tempfile.mkdtemp())
         (root / "m.py").write_text("def f():\n    return 1\n")
-        (root / "test_m.py").write_text("from m import f\n\n\ndef test_f():\n    assert f() == 2\n")
+        (root / "test_m.py").write_text("from m import f\n\nassert f() == 2\n")
         out = protocol.write_whole_file(root, "m.py", "def f():\n    return 3\n")
         self.assertIn("The repository's tests now:\n[exit code 1]", out)
-        # a write that fails the tests but lets them run stays
+        # a write after which the tests fail, as they did without it, stays
         self.assertEqual((root / "m.py").read_text(), "def f():\n    return 3\n")
 
     def test_a_write_after_which_the_tests_cannot_import_the_code_is_undone(self):
@@ -111,13 +125,14 @@ class TextProtocolTest(unittest.TestCase):
         self.assertFalse((root / "conftest.py").exists())
 
     def test_a_write_after_which_tests_that_passed_fail_is_undone(self):
+        script_tests(self)
         root = Path(tempfile.mkdtemp())
         source = "def f(x):\n    return x\n\n\ndef g(x):\n    return x\n"
         (root / "m.py").write_text(source)
-        (root / "test_m.py").write_text("from m import f\n\n\ndef test_f():\n    assert f(2) == 2\n")
+        (root / "test_m.py").write_text("from m import f\n\nassert f(2) == 2, f(2)\n")
         out = protocol.write_whole_file(root, "m.py", "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return x\n")
         self.assertTrue(protocol.refused(out), out)
-        self.assertIn("assert 3 == 2", out)  # the model is shown which test broke, and how
+        self.assertIn("AssertionError: 3", out)  # the model is shown which test broke, and how
         self.assertEqual((root / "m.py").read_text(), source)
         # a write that keeps them passing stays
         fixed = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
@@ -125,13 +140,11 @@ class TextProtocolTest(unittest.TestCase):
         self.assertTrue(out.startswith("wrote m.py"), out)
         self.assertIn("[exit code 0]", out)
         self.assertEqual((root / "m.py").read_text(), fixed)
-        # a new file after which they fail is removed again
-        out = protocol.write_whole_file(root, "conftest.py", "def pytest_runtest_call(item):\n    assert False\n")
-        self.assertTrue(protocol.refused(out), out)
-        self.assertFalse((root / "conftest.py").exists())
-        # and so is a write after which they never finish (an endless loop)
-        with mock.patch.object(protocol, "TEST_TIMEOUT", 3):
-            out = protocol.write_whole_file(root, "m.py", "def f(x):\n    while True:\n        pass\n")
+        # and so is a write after which they never finish (an endless loop); the run without
+        # it takes a python start, well inside the timeout
+        endless = "import time\n\n\ndef f(x):\n    while True:\n        time.sleep(0.05)\n"
+        with mock.patch.object(protocol, "TEST_TIMEOUT", 1):
+            out = protocol.write_whole_file(root, "m.py", endless)
         self.assertTrue(protocol.refused(out), out)
         self.assertIn("do not finish", out)
         self.assertEqual((root / "m.py").read_text(), fixed)
