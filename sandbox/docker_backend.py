@@ -120,9 +120,11 @@ class DockerBackend(SessionTracker):
         return Availability(True, f"docker {client.version().get('Version', '?')} with image {tag}")
 
     def sweep_stale(self) -> int:
-        """Remove sandbox containers whose owner process is gone. Returns how many."""
+        """Remove sandbox containers whose owner process is gone. Returns how many. A
+        container removed between the daemon's list and its inspection (another run closing
+        its sandbox) is passed over."""
         removed = 0
-        for container in self.client().containers.list(all=True, filters={"label": LABEL}):
+        for container in self.client().containers.list(all=True, filters={"label": LABEL}, ignore_removed=True):
             if not owner_alive(container.labels.get(LABEL, "?:0:0")):
                 log.info("removing stale sandbox container %s", container.short_id)
                 if remove_container(container):
