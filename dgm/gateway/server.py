@@ -107,6 +107,15 @@ class Gateway:
 
     # --- lifetime --------------------------------------------------------------------
     def start(self) -> Gateway:
+        """Serve on the socket. If it cannot start (a config error), what the gateway holds
+        (its socket folder, its archive connection) is released before the error goes on."""
+        try:
+            return self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self) -> Gateway:
         if len(str(self.socket_path)) > 100:
             raise GatewayError(500, "config", f"socket path too long for a Unix socket: {self.socket_path}")
         model = self.pinned_model()

@@ -55,8 +55,10 @@ def test_the_free_upstreams_say_so_and_the_paid_one_does_not():
 def test_a_dollar_budget_on_an_unpriced_model_refuses_to_start(tmp_path):
     upstream = OpenAIUpstream(base_url="http://127.0.0.1:9/v1", model="house-model")
     gateway = Gateway(upstream, run_budget=Budget(usd=5.0))
+    folder = gateway.socket_path.parent
     with pytest.raises(GatewayError, match=r"--price house-model=IN,OUT"):
         gateway.start()
+    assert not folder.exists(), "a gateway that could not start left its socket folder behind"
     priced = Gateway(upstream, run_budget=Budget(usd=5.0), prices=Prices({"house-model": (1.0, 2.0)}))
     with priced:
         assert priced.price("house-model").source == "--price"
