@@ -23,7 +23,7 @@ evolve: $(STAMP) sandbox  ## evolve agents on the built-in dev split into $(RUN)
 	$(VENV)/bin/dgm evolve --run $(RUN) --fm auto --benchmark builtin:dev $(EVOLVE_ARGS)
 
 test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
-	$(VENV)/bin/python -m pytest -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
+	$(VENV)/bin/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 serve: $(STAMP)  ## watch a run in the browser: make serve RUN=runs/default (read-only; 127.0.0.1:8765)
 	$(VENV)/bin/dgm serve --run $(RUN) $(SERVE_ARGS)

@@ -24,6 +24,8 @@ from dgm.inspect.watch import Watch
 from tests.engine.conftest import SCRIPT, evolve_cmd, make_engine_env
 from tests.helpers import write_tree
 
+pytestmark = pytest.mark.minutes(3)  # see tests/conftest.py
+
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from dgm.agent_exec import seed_tree
 from dgm.cli import main
 from dgm.suites.loaders.taskdir import BUILTIN_DIR
 from tests.helpers import SLUG_FIX
@@ -51,6 +52,25 @@ def make_engine_env(root: Path) -> tuple[Path, Path]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     return tasks, script
+
+
+# The seed's self-tests that run real pytest sessions on scratch repositories: most of its
+# `check` (about 4 s of it in bwrap; the rest takes under one).
+SLOW_SELF_TESTS = ("test_loop.py", "test_probes.py", "test_protocol.py")
+
+
+def quick_seed_agent(root: Path) -> Path:
+    """The shipped seed agent without SLOW_SELF_TESTS, as a folder for `--seed-agent`. Its
+    check runs twice per expansion (the meta agent's own, then the engine's), so tests of
+    the engine's mechanics that make many children (kill and resume, the Ray executor)
+    start from it; the runs of test_engine.py's fixtures start from the shipped seed.
+    Made once under `root`: the runs a test compares start from the same agent."""
+    tree = root / "quick-seed"
+    if not tree.exists():
+        seed_tree(tree)
+        for name in SLOW_SELF_TESTS:
+            (tree / "seed_agent" / "tests" / name).unlink()
+    return tree
 
 
 @pytest.fixture

@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from archive import Archive
 from dgm.cli import main
 from tests.conftest import require
-from tests.engine.conftest import evolve_cmd, evolve_ok, make_engine_env
+from tests.engine.conftest import evolve_cmd, evolve_ok, make_engine_env, quick_seed_agent
+
+pytestmark = pytest.mark.minutes(11)  # see tests/conftest.py
 
 SEEDED = ("--backend", "bwrap", "--seed", "7")
 SLUG = "text-slug-separators"
@@ -192,9 +194,11 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, t
     """Under HGM's selector, under lineage in hgm and dgm mode (which also plans when to
     expand and what to evaluate, from estimates it keeps between decisions and rebuilds on
     resume) and under the dgm, gea and darwinx recipes, whose jobs carry generations, groups,
-    second parents and admission decisions."""
+    second parents and admission decisions. From the quick seed: what is tested is the
+    engine's resume, not the seed's own tests."""
     tasks, script = engine_env
-    flags = [*search, "--max-expansions", "4", "--max-evals", "15"]
+    quick = quick_seed_agent(tmp_path)
+    flags = [*search, "--max-expansions", "4", "--max-evals", "15", "--seed-agent", str(quick)]
     straight = tmp_path / "straight"
     evolve_ok(straight, tasks, script, *SEEDED, "--workers", "1", *flags)
     killed = tmp_path / "killed"

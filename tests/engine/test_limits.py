@@ -16,6 +16,8 @@ from dgm.executors import for_config
 from dgm.gateway import make_upstream
 from tests.engine.conftest import evolve_args
 
+pytestmark = pytest.mark.minutes(4)  # see tests/conftest.py
+
 WORKERS = 2
 JOB_TOKENS = RunConfig().job_tokens
 

@@ -19,7 +19,10 @@ from tests.engine.conftest import (
     evolve,
     evolve_ok,
     fix_call,
+    quick_seed_agent,
 )
+
+pytestmark = pytest.mark.minutes(5)  # see tests/conftest.py
 
 
 def test_a_recipe_sets_its_levers_and_flags_override_them():
@@ -76,7 +79,7 @@ def test_the_darwinx_recipe_refuses_a_regressing_child_and_recombines_two_lineag
     path = branching_script(tmp_path, branches)
     run = tmp_path / "run"
     flags = ("--recipe", "darwinx", "--recombine", "1", "--max-expansions", "8", "--max-evals", "40", "--workers", "1")
-    evolve_ok(run, tasks, path, *flags)
+    evolve_ok(run, tasks, path, *flags, "--seed-agent", str(quick_seed_agent(tmp_path)))
     with Archive.for_run(run) as ar:
         assert ar.run_config()["admission"] == "preserve_extend"
         nodes = ar.nodes()

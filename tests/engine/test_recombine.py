@@ -16,8 +16,10 @@ from dgm.engine import evidence
 from dgm.engine.policies import Expand, HGMPolicy, InFlight, complement
 from dgm.engine.scheduler import Scheduler
 from dgm.suites import load_suite
-from tests.engine.conftest import branching_script, evolve_ok, fix_call
+from tests.engine.conftest import branching_script, evolve_ok, fix_call, quick_seed_agent
 from tests.engine.test_policies import TASKS, node, view
+
+pytestmark = pytest.mark.minutes(3)  # see tests/conftest.py
 
 SEED = node(1, done=TASKS, resolved=("t0",), children=2)
 LEFT = node(2, parent=1, done=TASKS, resolved=("t0", "t1"), children=1)
@@ -76,7 +78,8 @@ def test_a_recombining_run_makes_children_of_two_lineages(engine_env, tmp_path, 
     fix = {"tool_calls": [fix_call("app-pagination-page-count")]}
     path = branching_script(tmp_path, {"branch-1-0": ("per_page=10", fix)})
     run = tmp_path / "run"
-    evolve_ok(run, tasks, path, "--recombine", "1", "--max-expansions", "10", "--max-evals", "36", "--workers", "1")
+    flags = ("--recombine", "1", "--max-expansions", "10", "--max-evals", "36", "--workers", "1")
+    evolve_ok(run, tasks, path, *flags, "--seed-agent", str(quick_seed_agent(tmp_path)))
     with Archive.for_run(run) as ar:
         both = [n for n in ar.nodes() if n.second_parent_id is not None]
         assert both, [(n.id, n.parent_id) for n in ar.nodes()]

@@ -22,6 +22,8 @@ from dgm.engine.utilities import TESTS, Schedule, UtilityError, make_utility
 from dgm.engine.view import ViewCache, build
 from tests.engine.conftest import SCRIPT, evolve_ok
 
+pytestmark = pytest.mark.minutes(3)  # see tests/conftest.py
+
 TASKS = ("t1", "t2")
 # node -> task -> (resolved, judge score)
 RESULTS = {

@@ -14,9 +14,11 @@ import time
 import pytest
 
 from archive import Archive
-from tests.engine.conftest import SCRIPT, evolve_cmd
+from tests.engine.conftest import SCRIPT, evolve_cmd, quick_seed_agent
 from tests.engine.test_engine import archive_state
 from tests.reliability.conftest import sandbox_processes, start
+
+pytestmark = pytest.mark.minutes(9)  # see tests/conftest.py
 
 LIMITS = ("--seed", "7", "--workers", "1", "--max-expansions", "3", "--max-evals", "9")
 
@@ -33,10 +35,14 @@ def slow_script(path, seconds: float):
     return path
 
 
+def run_cmd(run, tasks, script, *extra):
+    """`dgm evolve` under LIMITS, from the quick seed (what is tested is the executor)."""
+    seed = quick_seed_agent(tasks.parent)
+    return evolve_cmd(run, tasks, f"scripted:{script}", *LIMITS, "--seed-agent", str(seed), *extra)
+
+
 def run_evolve(run, tasks, script, *extra):
-    result = subprocess.run(
-        evolve_cmd(run, tasks, f"scripted:{script}", *LIMITS, *extra), capture_output=True, text=True
-    )
+    result = subprocess.run(run_cmd(run, tasks, script, *extra), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout + result.stderr
 
@@ -97,9 +103,7 @@ def test_killing_a_worker_mid_job_loses_nothing(ray_cluster, engine_env, tmp_pat
     script = slow_script(tmp_path / "slow.json", 2.0)
     run_evolve(tmp_path / "local", tasks, script)
     run = tmp_path / "ray"
-    proc = start(
-        evolve_cmd(run, tasks, f"scripted:{script}", *LIMITS, "--executor", "ray", "--ray-address", ray_cluster.address)
-    )
+    proc = start(run_cmd(run, tasks, script, "--executor", "ray", "--ray-address", ray_cluster.address))
     victim = None
     deadline = time.monotonic() + 120
     while victim is None and time.monotonic() < deadline and proc.poll() is None:
@@ -157,7 +161,7 @@ def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine
     run_evolve(tmp_path / "local", tasks, script)
     run = tmp_path / "ray"
     ray_args = ("--executor", "ray", "--ray-address", ray_cluster.address)
-    proc = start(evolve_cmd(run, tasks, f"scripted:{script}", *LIMITS, *ray_args))
+    proc = start(run_cmd(run, tasks, script, *ray_args))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if (run / "archive.db").exists():

@@ -21,7 +21,7 @@ from sandbox import Mount, SandboxSpec
 from tests.reliability.spoofing import ATTACKS, JUDGE_ONLY, NAIVE_RUN, fools_naive_grader, new_file
 from tests.sandbox.conftest import backend  # noqa: F401 - both isolating backends
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.minutes(2)]
 TASK = "text-slug-separators"
 
 

@@ -16,6 +16,8 @@ from dgm.suites.patches import tree_patch
 from sandbox import get_backend
 from tests.conftest import require
 
+pytestmark = pytest.mark.minutes(2)  # see tests/conftest.py
+
 FORGERIES = {
     "javascript-preset": (
         "javascript/affine-cipher",

@@ -25,6 +25,8 @@ from tests.cli.test_serve import start_serve
 from tests.reliability.conftest import evolve_cmd, start
 from tests.reliability.test_torture import FLAGS, snapshot_of
 
+pytestmark = pytest.mark.minutes(6)  # see tests/conftest.py
+
 PATHS = ("api/version", "api/tree", "api/overview", "api/node/1")
 
 

@@ -19,6 +19,8 @@ from archive import Archive
 from sandbox.base import sessions_root
 from tests.reliability.conftest import evolve_cmd, kill_with_its_processes, sandbox_processes, start
 
+pytestmark = pytest.mark.minutes(6)  # see tests/conftest.py
+
 KILLS = int(os.environ.get("DGM_TORTURE_KILLS", "12"))
 KILLS_PER_RUN = 8
 FLAGS = ["--workers", "2", "--max-expansions", "5", "--max-evals", "18", "--fm-backoff", "0.05"]

@@ -19,6 +19,8 @@ from sandbox import foreign, get_backend
 from tests.conftest import require
 from tests.helpers import evaluate_with_bash, first_tool_output
 
+pytestmark = pytest.mark.minutes(2.5)  # see tests/conftest.py
+
 DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "swebench-dev"
 INSTANCE = "marshmallow-code__marshmallow-1164"
 

@@ -13,6 +13,8 @@ from dgm.suites import BenchmarkError, Grader, load_suite
 from sandbox import get_backend
 from tests.conftest import require
 
+pytestmark = pytest.mark.minutes(3)  # see tests/conftest.py
+
 ONE_PER_LANGUAGE = {
     "cpp": "cpp/all-your-base",
     "go": "go/alphametics",
