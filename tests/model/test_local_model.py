@@ -25,7 +25,10 @@ def test_model_check_answers_through_the_gateway():
     assert result.exit_code == 0, result.output
     assert "def add" in result.output
     assert re.search(r"loaded in [\d.]+s \(\d+ threads\)", result.output)
-    assert re.search(r"\d+ tokens generated at [1-9][\d.]* tokens/s", result.output)
+    # the rate is reported, not judged: speed belongs in benchmarks (a loaded CI machine
+    # has generated at 0.2 tokens/s), so only a real, positive figure is asked for
+    rate = re.search(r"[1-9]\d* tokens generated at ([\d.]+) tokens/s", result.output)
+    assert rate and float(rate.group(1)) > 0, result.output
 
 
 def test_assemble_refuses_a_file_that_is_not_the_pinned_model(tmp_path):
