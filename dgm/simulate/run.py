@@ -10,13 +10,14 @@ never gated."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import final
 from ..engine.admission import make_admission
 from ..engine.policies import Expand, InFlight
 from ..engine.scheduler import Scheduler, make_policy
-from ..engine.selectors import make_selector
+from ..engine.selectors import Selector, make_selector
 from ..engine.view import ViewCache
 from .landscape import Landscape, World
 from .oracle import OracleSelector
@@ -48,57 +49,81 @@ class RunResult:
     gated: int  # agents the judge stopped
 
 
+class Run:
+    """One simulated run. `selector` is a registry name, "oracle", or a function of the
+    run's world (the hidden truth) that returns a selector, for bounds that see part of
+    the truth (benchmarks/bench_gap_bounds.py). After `run`, `world` and `cache` hold the
+    run's end state."""
+
+    def __init__(
+        self,
+        landscape: Landscape,
+        selector: str | Callable[[World], Selector],
+        seed: int,
+        settings: Settings = Settings(),
+    ):
+        self.landscape, self.settings = landscape, settings
+        self.world = world = World(landscape, seed)
+        if callable(selector):
+            chooser = selector(world)
+        else:
+            chooser = OracleSelector(world) if selector == "oracle" else make_selector(selector)
+        policy = make_policy(settings.mode, chooser, alpha=settings.alpha, stages=(10, 25))
+        self.scheduler = Scheduler(policy, seed=seed)
+        self.cache = ViewCache(world.tasks, make_admission(settings.admission))
+        world.seed(1)
+        self.cache.add_node(1, None, "valid", 0)
+        self.pick = final.FinalPick(settings.final_rule)
+
+    def skill_of_pick(self) -> float:
+        return self.world.agents[self.pick.best if self.pick.best is not None else 1].skill
+
+    def run(self, budget: float) -> RunResult:
+        landscape, settings, world, cache, pick = self.landscape, self.settings, self.world, self.cache, self.pick
+        spent, decision, reached, next_mark = 0.0, 0, None, 0.0
+        evaluations = judged = gated = 0
+        curve: list[tuple[float, float]] = []
+        best_valid = world.agents[1].skill
+        if self.skill_of_pick() >= settings.target:
+            reached = 0.0
+        while spent < budget:
+            action = self.scheduler.ask(cache.view(), InFlight(), decision)
+            decision += 1
+            if action is None:
+                break
+            if isinstance(action, Expand):
+                child = len(cache.nodes) + 1
+                valid = world.expand(action.parent, child)
+                cache.add_node(child, action.parent, "valid" if valid else "invalid", action.generation)
+                spent += landscape.expand_cost
+                if valid:
+                    best_valid = max(best_valid, world.agents[child].skill)
+            else:
+                node, task = action.node, action.task
+                stop = False
+                if settings.judge_first is not None and node != 1 and not cache.nodes[node].n:
+                    judged += 1
+                    spent += landscape.judge_cost
+                    stop = world.judge(node, task) < settings.judge_first
+                resolved = False if stop else world.evaluate(node, task)
+                cache.add_result(node, task, resolved)
+                evaluations += 1
+                spent += 1
+                if stop:
+                    gated += 1
+                    cache.set_status(node, "invalid")
+                pick.update(cache.nodes[node])
+            if reached is None and self.skill_of_pick() >= settings.target:
+                reached = spent
+            if spent >= next_mark:
+                curve.append((spent, self.skill_of_pick()))
+                next_mark += budget / CHECKPOINTS
+        return RunResult(
+            self.skill_of_pick(), best_valid, reached, tuple(curve), len(cache.nodes), evaluations, judged, gated
+        )
+
+
 def simulate(
     landscape: Landscape, selector: str, seed: int, budget: float, settings: Settings = Settings()
 ) -> RunResult:
-    world = World(landscape, seed)
-    chooser = OracleSelector(world) if selector == "oracle" else make_selector(selector)
-    policy = make_policy(settings.mode, chooser, alpha=settings.alpha, stages=(10, 25))
-    scheduler = Scheduler(policy, seed=seed)
-    cache = ViewCache(world.tasks, make_admission(settings.admission))
-    world.seed(1)
-    cache.add_node(1, None, "valid", 0)
-    pick = final.FinalPick(settings.final_rule)
-    spent, decision, reached, next_mark = 0.0, 0, None, 0.0
-    evaluations = judged = gated = 0
-    curve: list[tuple[float, float]] = []
-    best_valid = world.agents[1].skill
-
-    def skill_of_pick() -> float:
-        return world.agents[pick.best if pick.best is not None else 1].skill
-
-    if skill_of_pick() >= settings.target:
-        reached = 0.0
-    while spent < budget:
-        action = scheduler.ask(cache.view(), InFlight(), decision)
-        decision += 1
-        if action is None:
-            break
-        if isinstance(action, Expand):
-            child = len(cache.nodes) + 1
-            valid = world.expand(action.parent, child)
-            cache.add_node(child, action.parent, "valid" if valid else "invalid", action.generation)
-            spent += landscape.expand_cost
-            if valid:
-                best_valid = max(best_valid, world.agents[child].skill)
-        else:
-            node, task = action.node, action.task
-            stop = False
-            if settings.judge_first is not None and node != 1 and not cache.nodes[node].n:
-                judged += 1
-                spent += landscape.judge_cost
-                stop = world.judge(node, task) < settings.judge_first
-            resolved = False if stop else world.evaluate(node, task)
-            cache.add_result(node, task, resolved)
-            evaluations += 1
-            spent += 1
-            if stop:
-                gated += 1
-                cache.set_status(node, "invalid")
-            pick.update(cache.nodes[node])
-        if reached is None and skill_of_pick() >= settings.target:
-            reached = spent
-        if spent >= next_mark:
-            curve.append((spent, skill_of_pick()))
-            next_mark += budget / CHECKPOINTS
-    return RunResult(skill_of_pick(), best_valid, reached, tuple(curve), len(cache.nodes), evaluations, judged, gated)
+    return Run(landscape, selector, seed, settings).run(budget)

@@ -46,6 +46,21 @@ def test_same_seed_same_result_and_different_seeds_differ():
     assert one != two
 
 
+def test_a_run_takes_a_selector_built_from_its_world_and_keeps_its_end_state():
+    by_name = run.simulate(Landscape(), "lineage", seed=3, budget=150)
+    worlds = []
+
+    def build(world: World) -> selectors.Selector:
+        worlds.append(world)
+        return selectors.make_selector("lineage")
+
+    one = run.Run(Landscape(), build, seed=3)
+    assert one.run(150) == by_name and worlds == [one.world]
+    assert one.cache.evaluations == by_name.evaluations and len(one.cache.nodes) == by_name.agents
+    assert set(one.world.agents) == set(one.cache.nodes)
+    assert one.skill_of_pick() == by_name.final_skill
+
+
 def test_landscape_behaves_as_documented():
     world = World(Landscape(corr=-1.0, m_sd=0.05, m0=0.0), seed=0)
     world.seed(1)
