@@ -28,60 +28,44 @@ import concurrent.futures
 import math
 import random
 import statistics
-from collections.abc import Sequence
-from typing import ClassVar
 
 from dgm.engine.selectors import LineageSelector
-from dgm.engine.view import View
-from dgm.simulate.compare import compare, gap_closed
+from dgm.simulate.compare import compare, gap_closed, mean_interval
 from dgm.simulate.landscape import Landscape, World
+from dgm.simulate.oracle import OracleSelector
 from dgm.simulate.run import Run, Settings
 
 
-class SkillOracle:
+def skill_oracle(world: World) -> OracleSelector:
     """Parents by the exact hidden skill: what a selector that knew every agent's skill,
     but nothing of metaproductivity, would do."""
-
-    name: ClassVar[str] = "skill_oracle"
-
-    def __init__(self, world: World):
-        self.world = world
-
-    def select(self, view: View, eligible: Sequence[int], k: int, rng: random.Random) -> list[int]:
-        return [max(eligible, key=lambda i: (self.world.agents[i].skill, -i))] * k
+    return OracleSelector(world, value=lambda i: world.agents[i].skill)
 
 
-class NoisyOracle:
+def noisy_oracle(world: World, noise: float, seed: int) -> OracleSelector:
     """The oracle's skill + m, seen through a fixed per-agent error of sd `noise`."""
+    rng, error = random.Random(f"noisy-oracle:{seed}"), {}
 
-    name: ClassVar[str] = "noisy_oracle"
+    def seen(i: int) -> float:
+        if i not in error:
+            error[i] = rng.gauss(0, noise)
+        return world.agents[i].skill + world.m(i) + error[i]
 
-    def __init__(self, world: World, noise: float, seed: int):
-        self.world, self.noise = world, noise
-        self.rng = random.Random(f"noisy-oracle:{seed}")
-        self.error: dict[int, float] = {}
-
-    def _seen(self, i: int) -> float:
-        if i not in self.error:
-            self.error[i] = self.rng.gauss(0, self.noise)
-        return self.world.agents[i].skill + self.world.m(i) + self.error[i]
-
-    def select(self, view: View, eligible: Sequence[int], k: int, rng: random.Random) -> list[int]:
-        return [max(eligible, key=lambda i: (self._seen(i), -i))] * k
+    return OracleSelector(world, value=seen)
 
 
 def _bounds(args: tuple) -> dict[str, float]:
     """One seed's bound rows."""
     landscape, seed, budget, noise, more = args
     out = {
-        "skill oracle": Run(landscape, SkillOracle, seed).run(budget).final_skill,
-        "noisy oracle": Run(landscape, lambda w: NoisyOracle(w, noise, seed), seed).run(budget).final_skill,
+        "skill oracle": Run(landscape, skill_oracle, seed).run(budget).final_skill,
+        "noisy oracle": Run(landscape, lambda w: noisy_oracle(w, noise, seed), seed).run(budget).final_skill,
     }
     for extra in more:
         out[f"lineage at {extra:g}"] = Run(landscape, "lineage", seed).run(extra).final_skill
     lineage = LineageSelector()
     run = Run(landscape, lambda _w: lineage, seed)
-    run.run(budget)
+    out["lineage"] = run.run(budget).final_skill  # the reference row, before the completion
     world, cache = run.world, run.cache
     valid = [i for i, n in cache.nodes.items() if n.status == "valid"]
     for i in valid:
@@ -98,14 +82,13 @@ def _bounds(args: tuple) -> dict[str, float]:
 
 
 def _mean_ci(values: list[float]) -> str:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return f"{mean:.3f} ({mean - half:.3f}-{mean + half:.3f})"
+    lo, hi = mean_interval(values)
+    return f"{statistics.fmean(values):.3f} ({lo:.3f}-{hi:.3f})"
 
 
 def bounds(args: argparse.Namespace) -> None:
     landscape = Landscape(corr=args.corr)
-    ref = compare(landscape, ["random", "cmp_thompson", "lineage", "oracle"], args.budget, args.seeds)
+    ref = compare(landscape, ["random", "cmp_thompson", "oracle"], args.budget, args.seeds)
     finals = {r: [x.final_skill for x in runs] for r, runs in ref.runs.items()}
     low, high = statistics.fmean(finals["random"]), statistics.fmean(finals["oracle"])
     print(

@@ -44,7 +44,8 @@ def _one(args: tuple) -> tuple[str, RunResult]:
     return selector, simulate(landscape, selector, seed, budget, settings)
 
 
-def _interval(values: list[float]) -> tuple[float, float]:
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    """A normal 95% interval on the mean of `values`."""
     if len(values) < 2:
         return values[0], values[0]
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
@@ -97,7 +98,7 @@ def compare(
         finals = ends[selector]
         hits = sorted(r.budget_to_target if r.budget_to_target is not None else math.inf for r in rs)
         median_hit = statistics.median(hits)
-        lo, hi = _interval(finals)
+        lo, hi = mean_interval(finals)
         gap = gap_closed(finals, ends["random"], ends["oracle"]) if {"random", "oracle"} <= runs.keys() else None
         results.append(
             {

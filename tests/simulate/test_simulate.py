@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from dgm.cli import main
 from dgm.engine import final, policies, scheduler, selectors, view
-from dgm.simulate import run
+from dgm.simulate import oracle, run
 from dgm.simulate.compare import compare, gap_closed
 from dgm.simulate.landscape import Landscape, World
 
@@ -59,6 +59,20 @@ def test_a_run_takes_a_selector_built_from_its_world_and_keeps_its_end_state():
     assert one.cache.evaluations == by_name.evaluations and len(one.cache.nodes) == by_name.agents
     assert set(one.world.agents) == set(one.cache.nodes)
     assert one.skill_of_pick() == by_name.final_skill
+
+
+def test_the_oracle_expands_the_best_by_its_value():
+    world = World(Landscape(corr=-0.8), seed=0)
+    world.seed(1)
+    for child in range(2, 12):
+        world.expand(1, child)
+    eligible = list(world.agents)
+    default = oracle.OracleSelector(world).select(None, eligible, 1, random.Random(0))
+    assert default == [max(eligible, key=lambda i: world.agents[i].skill + world.m(i))]
+    worst = oracle.OracleSelector(world, value=lambda i: -world.agents[i].skill).select(
+        None, eligible, 2, random.Random(0)
+    )
+    assert worst == [min(eligible, key=lambda i: world.agents[i].skill)] * 2 and worst[0] != default[0]
 
 
 def test_landscape_behaves_as_documented():
