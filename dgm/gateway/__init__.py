@@ -1,6 +1,7 @@
 """The foundation-model gateway: sandboxed agents reach a model only through it."""
 
 from .admission import Limits
+from .connections import Deadlines
 from .policy import Budget, RetryPolicy
 from .pricing import Price, Prices
 from .registry import UPSTREAMS, make_upstream, upstream_name
@@ -11,6 +12,7 @@ __all__ = [
     "UPSTREAMS",
     "upstream_name",
     "Budget",
+    "Deadlines",
     "Gateway",
     "GatewayError",
     "Limits",

@@ -13,17 +13,29 @@ DEFAULT_NAMES = (None, "", "default")  # these mean the pinned model
 COMPLETION_FIELDS = ("max_tokens", "max_completion_tokens")
 # Models that take only max_completion_tokens (OpenAI's reasoning models); others get max_tokens.
 COMPLETION_ONLY_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+# An honest agent opens one connection per call it has under way (at most job_concurrency,
+# plus the ones refused for it) and its client keeps a few idle ones, which the gateway
+# closes after connections.IDLE_S: 32, and never under 8 per call in flight, is far above that.
+JOB_CONNECTIONS = 32
 
 
 @dataclass(frozen=True)
 class Limits:
     """Per-call and per-job caps. `max_call_tokens`: the most completion tokens one call may
     ask for; `max_request_bytes`: the largest request body read (larger: 413 unread);
-    `job_concurrency`: model calls one job may have in flight (more: 429)."""
+    `job_concurrency`: model calls one job may have in flight (more: 429);
+    `job_connections`: connections one job may have open (more: 429 before the body is
+    read); None: JOB_CONNECTIONS, or 8 per call in flight if that is more."""
 
     max_call_tokens: int = 16_384
     max_request_bytes: int = 4 * 2**20
     job_concurrency: int = 4
+    job_connections: int | None = None
+
+    def connection_cap(self) -> int:
+        if self.job_connections is not None:
+            return self.job_connections
+        return max(JOB_CONNECTIONS, 8 * self.job_concurrency)
 
 
 def pin(request: dict[str, Any], allowed: str, roles: list[str] | None = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import Any
 from archive import Archive
 
 from . import admission, tokens
+from .connections import DEFAULT_DEADLINES, Connections, Deadlines
 from .daemon_pool import DaemonPool
 from .errors import BudgetRefused, GatewayError
 from .handler import Handler
@@ -76,6 +77,7 @@ class Gateway:
         limits: admission.Limits = admission.Limits(),
         on_run_budget_spent: Callable[[str], None] | None = None,
         archive_lock: threading.Lock | None = None,
+        deadlines: Deadlines = DEFAULT_DEADLINES,
     ):
         """`model`: the model every call is pinned to ("default" means it, other names are
         refused); None takes the upstream's first model. `on_run_budget_spent(reason)` is
@@ -83,7 +85,10 @@ class Gateway:
         `archive_lock`: the lock this process's writers to the archive file take around every
         use of their connection (the gateway's request threads write fm_calls and events);
         the run that owns the archive passes its own, so its writes and the gateway's never
-        interleave. Without one the gateway makes its own."""
+        interleave. Without one the gateway makes its own. `deadlines`: how long a
+        connection may take over a request's headers, its body, the wait for its next
+        request and an answer; `limits.connection_cap()` bounds each job's open connections
+        (`connections.py`)."""
         self.upstream = upstream
         self.model = model
         self.archive = Archive(archive_path, shared_between_threads=True) if archive_path else None
@@ -93,6 +98,8 @@ class Gateway:
         self.archive_lock = archive_lock or threading.Lock()  # guards self.archive (see above)
         self.lock = threading.Lock()  # guards the grants and the refusal bookkeeping
         self.grants: dict[str, JobGrant] = {}
+        self.deadlines = deadlines
+        self.connections = Connections(limits.connection_cap())
         self.ledger = Ledger(run_budget, self.archive.fm_usage() if self.archive else (0, 0.0), limits.job_concurrency)
         self.reported: set[tuple[str, int | None]] = set()
         self.run_refused: set[int | None] = set()  # jobs the run's budget refused since the last admitted call
