@@ -18,7 +18,7 @@ from pathlib import Path
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
 from . import official
-from .harness import Run, harness_for
+from .harness import Reading, Run, harness_for
 from .patches import strip_tests
 from .task import BenchmarkError, Task
 
@@ -45,7 +45,7 @@ class Verdict:
     task_id: str
     resolved: bool
     # None when resolved; patch_failed | timeout | no_results | tests_failed | setup_failed | tampered
-    # | agent_failed (set by evaluate.py: the agent crashed, never started or hit a limit)
+    # | gamed | agent_failed (set by evaluate.py: the agent crashed, never started or hit a limit)
     reason: str | None
     fail_to_pass: dict[str, str]
     pass_to_pass: dict[str, str]
@@ -54,6 +54,9 @@ class Verdict:
     duration_s: float
     log: str
     tamper: tuple[str, ...] = ()  # why the results cannot be believed (the reason is then `tampered`)
+    gamed: tuple[str, ...] = ()  # twins an honest fix must fail that passed (the reason is then `gamed`)
+    flags: tuple[str, ...] = ()  # what the run saw that an honest fix rarely does; the verdict stands
+    mutable: tuple[int, int] = (0, 0)  # tests that must pass with a literal expectation (twinned), of all
 
     @property
     def tests_passed(self) -> int:
@@ -114,6 +117,7 @@ class Grader:
         grade = folder / "grade"
         (grade / "hidden").mkdir(parents=True)
         for name, content in run.files.items():
+            (grade / name).parent.mkdir(parents=True, exist_ok=True)
             (grade / name).write_bytes(content)
         (grade / "patch.diff").write_text(patch)
         (grade / "hidden.diff").write_text(task.hidden_patch)
@@ -154,8 +158,8 @@ class Grader:
         if result.timed_out:
             return self._verdict(task, "timeout", {}, stripped, start, harness.read(task, run, output, 0).log)
         reading = harness.read(task, run, output, result.exit_code)
-        reason = "tampered" if reading.tamper else None
-        return self._verdict(task, reason, reading.tests, stripped, start, reading.log, reading.tamper)
+        reason = "tampered" if reading.tamper else "gamed" if reading.gamed else None
+        return self._verdict(task, reason, reading.tests, stripped, start, reading.log, reading)
 
     def _grade_in_environment(self, task: Task, patch: str, stripped: list[str], start: float) -> Verdict:
         """The official route: the task's own image and eval script, judged as the official
@@ -176,6 +180,9 @@ class Grader:
             elapsed,
             out.log[-LOG_LIMIT:],
             out.tamper,
+            out.gamed,
+            out.flags,
+            out.mutable,
         )
 
     def refuse(self, task: Task, reason: str) -> Verdict:
@@ -190,7 +197,7 @@ class Grader:
         stripped: list[str],
         start: float,
         log: str,
-        tamper: tuple[str, ...] = (),
+        reading: Reading | None = None,
     ) -> Verdict:
         f2p = {t: tests.get(t, "MISSING") for t in task.fail_to_pass}
         p2p = {t: tests.get(t, "MISSING") for t in task.pass_to_pass}
@@ -214,5 +221,8 @@ class Grader:
             tuple(stripped),
             time.monotonic() - start,
             log[-LOG_LIMIT:],
-            tuple(tamper),
+            reading.tamper if reading else (),
+            reading.gamed if reading else (),
+            reading.flags if reading else (),
+            reading.mutable if reading else (0, 0),
         )

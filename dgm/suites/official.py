@@ -6,9 +6,11 @@ official parser and judged by the official report.
 What still holds here of dgm's trust boundary: a fresh sandbox with no network, no key and
 the task's limits; the grader has already stripped the patch's hunks that touch tests or
 the harness (conftest.py, pytest configuration, sitecustomize, .pth files: see
-patches.py). What the official route cannot promise: its parsers read what the tests
-print, so code under test that prints forged result lines is believed, as it is by the
-official harness. dgm's own judge (the route without an image) does not read output."""
+patches.py). The official parsers read what the tests print, so the parser reads the log
+without pytest's captured-output sections and without what follows the runner's summary
+(swebench/sanitize.py), and a run the official report would resolve is run again under
+dgm's judge when its eval script runs pytest (official_judge.py): a disagreement is
+`tampered`. Runners other than pytest (Django's, sympy's) get only the first of these."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from pathlib import Path
 
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
+from .official_judge import second_opinion
 from .patches import measure
 from .swebench.report import grade as judge
+from .swebench.sanitize import for_parser
 from .task import Task
 
 # The official harness's ways to apply a patch, tried in this order until one succeeds.
@@ -38,6 +42,9 @@ class Outcome:
     tests: dict[str, str]
     log: str
     tamper: tuple[str, ...] = ()
+    gamed: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    mutable: tuple[int, int] = (0, 0)
 
 
 def grade(backend: Backend, task: Task, base: Path, patch: str, folder: Path) -> Outcome:
@@ -72,7 +79,13 @@ def grade(backend: Backend, task: Task, base: Path, patch: str, folder: Path) ->
     log = result.stdout + result.stderr
     if result.timed_out:
         return Outcome("timeout", {}, log)
-    report = judge(log, env.log_parser, task.fail_to_pass, task.pass_to_pass, env.eval_type)
+    report = judge(for_parser(log, env.log_parser), env.log_parser, task.fail_to_pass, task.pass_to_pass, env.eval_type)
     if not report.usable:
         return Outcome("no_results", report.statuses, log)
-    return Outcome(None if report.resolved else "tests_failed", report.statuses, log)
+    if not report.resolved:
+        return Outcome("tests_failed", report.statuses, log)
+    second = second_opinion(backend, task, base, patch, folder, spec, APPLY)
+    if second is None:
+        return Outcome(None, report.statuses, log)
+    reason = "tampered" if second.tamper else "gamed" if second.gamed else None
+    return Outcome(reason, report.statuses, log, second.tamper, second.gamed, second.flags, second.mutable)

@@ -32,13 +32,22 @@ class Report:
     def ok(self) -> bool:
         return bool(self.rows) and all(r.ok for r in self.rows)
 
+    def coverage(self) -> tuple[int, int]:
+        """Tests that must pass with a literal expectation (so with twins), of all, over the references."""
+        return sum(r.reference.mutable[0] for r in self.rows), sum(r.reference.mutable[1] for r in self.rows)
+
     def summary(self) -> str:
         n = len(self.rows)
         ref = sum(r.reference.resolved for r in self.rows)
         empty = sum(r.empty.resolved for r in self.rows)
+        covered, total = self.coverage()
+        share = f" ({covered / total:.0%})" if total else ""
+        flagged = {why: sum(r.reference.reason == why for r in self.rows) for why in ("gamed", "tampered")}
         return (
             f"tasks={n} reference_resolved={ref}/{n} empty_resolved={empty}/{n} "
-            f"seconds={self.seconds:.0f} {'OK' if self.ok else 'FAILED'}"
+            f"seconds={self.seconds:.0f} {'OK' if self.ok else 'FAILED'}\n"
+            f"twins: {covered}/{total} tests that must pass have a literal expectation{share}; "
+            f"references judged gamed {flagged['gamed']}, tampered {flagged['tampered']}"
         )
 
 

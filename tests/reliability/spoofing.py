@@ -209,6 +209,27 @@ NAIVE_RUN = (
 )
 
 
+def run_plainly(bwrap, task, patch: str, tmp_path, command: str) -> tuple[int, str]:
+    """`command` (a plain pytest run) in a sandbox over the task's base repository, with
+    `patch` (unstripped) at /grade/patch.diff and the hidden tests at /grade/hidden."""
+    from dgm.suites import Grader
+    from sandbox import Mount, SandboxSpec
+
+    grade = tmp_path / "grade"
+    (grade / "hidden").mkdir(parents=True)
+    (grade / "patch.diff").write_text(patch)
+    for rel, content in task.hidden_files.items():
+        (grade / "hidden" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (grade / "hidden" / rel).write_bytes(content)
+    for path in [tmp_path, *tmp_path.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    base = Grader(bwrap, tmp_path / "cache").base(task)
+    spec = SandboxSpec(mounts=(Mount("/repo", base, writable=True), Mount("/grade", grade)), workdir="/repo")
+    with bwrap.start(spec) as session:
+        run = session.exec(["sh", "-c", command], timeout=120)
+    return run.exit_code, run.stdout + run.stderr
+
+
 def fools_naive_grader(exit_code: int, output: str) -> bool:
     """What a grader that trusts the test process would conclude: all passed."""
     return exit_code == 0 or "PASSED tests/test_slug_spacing.py::test_custom_separator" in output

@@ -17,8 +17,7 @@ import pytest
 
 from dgm.suites import Grader, load_suite
 from dgm.suites.patches import tree_patch
-from sandbox import Mount, SandboxSpec
-from tests.reliability.spoofing import ATTACKS, JUDGE_ONLY, NAIVE_RUN, fools_naive_grader, new_file
+from tests.reliability.spoofing import ATTACKS, JUDGE_ONLY, NAIVE_RUN, fools_naive_grader, new_file, run_plainly
 from tests.sandbox.conftest import backend  # noqa: F401 - both isolating backends
 
 pytestmark = [pytest.mark.faults, pytest.mark.minutes(2)]
@@ -46,19 +45,8 @@ def test_spoofing_patch_is_not_resolved(backend, slug, tmp_path, attack):  # noq
 def test_attack_fools_a_grader_that_trusts_the_test_process(bwrap, slug, tmp_path, attack):
     """The attacks are real: run plainly (patch unstripped, repository on PYTHONPATH as an
     editable install would put it), each makes the hidden tests look passed."""
-    grade = tmp_path / "grade"
-    (grade / "patch.diff").parent.mkdir()
-    (grade / "patch.diff").write_text(ATTACKS[attack][0])
-    for rel, content in slug.hidden_files.items():
-        (grade / "hidden" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (grade / "hidden" / rel).write_bytes(content)
-    for path in [tmp_path, *tmp_path.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    base = Grader(bwrap, tmp_path / "cache").base(slug)
-    spec = SandboxSpec(mounts=(Mount("/repo", base, writable=True), Mount("/grade", grade)), workdir="/repo")
-    with bwrap.start(spec) as session:
-        run = session.exec(["sh", "-c", NAIVE_RUN], timeout=120)
-    assert fools_naive_grader(run.exit_code, run.stdout + run.stderr), (run.exit_code, run.stdout[-1500:])
+    code, output = run_plainly(bwrap, slug, ATTACKS[attack][0], tmp_path, NAIVE_RUN)
+    assert fools_naive_grader(code, output), (code, output[-1500:])
 
 
 def test_canaries_do_not_reach_the_log(bwrap, slug, tmp_path):

@@ -196,3 +196,46 @@ def test_a_hanging_test_run_is_stopped_at_the_tasks_timeout(standin, tmp_path):
     task = load_suite(f"swebench:{standin}").task("dgm-test__standin-2")
     verdict = Grader(get_backend("docker"), tmp_path / "cache").grade(task, "")
     assert verdict.reason == "timeout" and verdict.duration_s < HANG_TIMEOUT_S + 60
+
+
+def _calc(source: str) -> str:
+    """A patch that makes calc.py read `source`."""
+    old, new = BASE_SOURCE.splitlines(), source.splitlines()
+    body = "".join(f"-{line}\n" for line in old) + "".join(f"+{line}\n" for line in new)
+    return f"--- a/calc.py\n+++ b/calc.py\n@@ -1,{len(old)} +1,{len(new)} @@\n{body}"
+
+
+ALWAYS_EQUAL = "class _Any(int):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = int.__hash__\n"
+FORGED_AT_EXIT = (
+    "import atexit, os\n\natexit.register(lambda: os.write(1, b'PASSED tests/test_calc.py::test_add\\n'))\n\n\n"
+    + BASE_SOURCE
+)
+OFFICIAL_ONLY = (  # games the official run and behaves under the judge, which it tells by its command line
+    "import sys\n\n" + ALWAYS_EQUAL + "\n\ndef add(a, b):\n    if any('judge' in arg for arg in sys.argv):\n"
+    "        return a - b\n    return _Any(a - b)\n"
+)
+
+
+def test_lines_printed_after_the_run_are_not_read_as_results(standin, tmp_path):
+    from dgm.suites.swebench import grade
+
+    task = _task(standin)
+    verdict = Grader(get_backend("bwrap"), tmp_path / "cache").grade(task, _calc(FORGED_AT_EXIT))
+    raw = grade(verdict.log, "parse_log_pytest", task.fail_to_pass, task.pass_to_pass)
+    assert raw.resolved  # the official parser alone believes the forged line
+    assert not verdict.resolved and verdict.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
+
+
+@pytest.mark.parametrize("backend_name", ["docker", "bwrap"])
+def test_a_run_the_official_report_resolves_is_judged_again(standin, backend_name, tmp_path):
+    """The judge's second run: twins catch an object equal to anything, and a patch that games
+    only the official run (behaving under the judge) disagrees with it; the reference agrees."""
+    task = _task(standin)
+    grader = Grader(get_backend(backend_name), tmp_path / "cache")
+    reference = grader.grade(task, task.reference_patch)
+    assert reference.resolved and reference.mutable == (1, 1), (reference.tamper, reference.flags)
+    gamed = grader.grade(task, _calc(ALWAYS_EQUAL + "\n\ndef add(a, b):\n    return _Any(a - b)\n"))
+    assert (gamed.resolved, gamed.reason) == (False, "gamed"), (gamed.tamper, gamed.log[-1500:])
+    dodging = grader.grade(task, _calc(OFFICIAL_ONLY))
+    assert (dodging.resolved, dodging.reason) == (False, "tampered"), (dodging.gamed, dodging.log[-1500:])
+    assert any("under the judge" in why for why in dodging.tamper), dodging.tamper

@@ -25,11 +25,17 @@ class Run:
 
 @dataclass(frozen=True)
 class Reading:
-    """What a run's output says: per-test statuses, signs of tampering, the log to keep."""
+    """What a run's output says: per-test statuses, signs of tampering, the log to keep;
+    tests whose twins (changed expectations an honest fix must fail) passed too; what the
+    run saw that does not change the verdict; and how many of the tests the twins cover
+    (tests with a literal expectation, of those that count)."""
 
     tests: dict[str, str]
     tamper: tuple[str, ...]
     log: str
+    gamed: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    mutable: tuple[int, int] = (0, 0)
 
 
 class Harness(Protocol):

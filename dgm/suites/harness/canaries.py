@@ -32,18 +32,27 @@ class Canaries:
         return self.must_pass, self.must_fail
 
     def scrub(self, log: str) -> str:
-        """The log without the canaries: no line naming them, no traceback section of
-        theirs (what an agent later reads of a run must not teach it the scheme)."""
-        names = "|".join(map(re.escape, self.names()))
-        log = re.sub(rf"^_{{3,}} (?:\S+::)?(?:{names})\b.*?(?=^_{{3,}} |^={{3,}} |\Z)", "", log, flags=re.M | re.S)
-        return "".join(line for line in log.splitlines(keepends=True) if not re.search(rf"\b(?:{names})\b", line))
+        """The log without the canaries (what an agent later reads of a run must not teach
+        it the scheme)."""
+        return scrub_names(log, self.names())
+
+
+def scrub_names(log: str, names: tuple[str, ...]) -> str:
+    """`log` with no line naming one of `names` and no traceback section of theirs."""
+    if not names:
+        return log
+    alts = "|".join(map(re.escape, names))
+    section = rf"^_{{3,}} [^\n]*\b(?:{alts})\b[^\n]*\n.*?(?=^_{{3,}} |^={{3,}} |\Z)"
+    log = re.sub(section, "", log, flags=re.M | re.S)
+    return "".join(line for line in log.splitlines(keepends=True) if not re.search(rf"\b(?:{alts})\b", line))
 
 
 def python_style(words: tuple[str, ...]) -> str:
     return "test_" + "_".join(words)
 
 
-def _name(rng: secrets.SystemRandom, avoid: str, taken: set[str], style) -> str:
+def fresh_name(rng: secrets.SystemRandom, avoid: str, taken: set[str], style) -> str:
+    """A name in `style` that is neither in `taken` (then added to it) nor in `avoid`."""
     while True:
         name = style((rng.choice(VERBS), rng.choice(NOUNS), rng.choice(NOUNS)))
         if name not in taken and name not in avoid:
@@ -55,7 +64,7 @@ def draw_names(avoid: str, style) -> tuple[str, str]:
     """A fresh (must-pass, must-fail) pair of names in `style` (words -> a test name), neither
     of which occurs in `avoid` (the tests they join)."""
     rng, taken = secrets.SystemRandom(), set()
-    return _name(rng, avoid, taken, style), _name(rng, avoid, taken, style)
+    return fresh_name(rng, avoid, taken, style), fresh_name(rng, avoid, taken, style)
 
 
 def _body(name: str, rng: secrets.SystemRandom, passes: bool) -> str:

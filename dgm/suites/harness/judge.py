@@ -2,7 +2,8 @@
 grader owns, and reports every outcome on a channel the code under test does not share.
 
 It is grader-owned code shipped with dgm and copied read-only to /grade; dgm never imports
-it. It runs as `python3 -I /grade/judge.py --config FILE --rootdir DIR [--deps DIR] -- ARGS`:
+it. It runs as `python3 -I /grade/judge.py --config FILE --rootdir DIR [--deps DIR]
+[--tests FILE ...] -- ARGS`:
 isolated mode, so no PYTHON* variable, user site, .pth or customize hook from the repository
 applies, and the repository is not on sys.path until pytest and its plugins are loaded from
 the image (a `pytest.py` or `_pytest/` in the repository shadows nothing). Entry-point
@@ -10,12 +11,15 @@ plugins load only from the image and the task's own requirements, never from the
 repository; no PYTEST_* variable applies. The secret nonce arrives on stdin; the report is
 written, framed by it, to a private copy of stdout, and the process ends with os._exit, so
 no atexit hook of the code under test runs after it. Internals that decide and report
-outcomes are fingerprinted before and after the run: a replaced one is reported.
+outcomes are fingerprinted before and after the run: a replaced one is reported. The test
+files named by --tests are compiled before the repository can run, and an audit hook
+watches the run (guard.py, beside this file): what it finds goes into the report, and a
+verdict-level finding is also written at once, framed by the nonce.
 """
 
 import argparse
 import importlib
-import importlib.metadata
+import importlib.util
 import json
 import os
 import pkgutil
@@ -73,8 +77,13 @@ def preload(package) -> None:
 
 def trusted_plugins() -> list:
     """The entry-point plugins installed in the image or the task's requirements."""
-    loaded = []
-    for entry in importlib.metadata.entry_points(group="pytest11"):
+    try:
+        import importlib.metadata as metadata
+    except ImportError:  # Python 3.7: pytest brings importlib_metadata
+        import importlib_metadata as metadata
+    loaded, points = [], metadata.entry_points()
+    entries = points.select(group="pytest11") if hasattr(points, "select") else points.get("pytest11", [])
+    for entry in entries:
         try:
             loaded.append(entry.load())
         except ImportError:
@@ -95,7 +104,16 @@ def status_of(report) -> str:
     return "XFAIL" if xfail else "SKIPPED"
 
 
-def make_recorder(pytest):
+def load_guard():
+    """guard.py from beside this file (the judge runs in isolated mode: its folder is not on sys.path)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.py")
+    spec = importlib.util.spec_from_file_location("_dgm_guard", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_recorder(pytest, guard):
     class Recorder:
         def __init__(self):
             self.results, self.collect_errors, self.items = {}, {}, None
@@ -118,6 +136,11 @@ def make_recorder(pytest):
 
         def pytest_collection_finish(self, session):
             self.items = [item.nodeid for item in session.items]
+            guard.check_loaders(session.items)
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_call(self, item):
+            guard.check_item(item)
 
         @pytest.hookimpl(trylast=True)
         def pytest_sessionfinish(self, session, exitstatus):
@@ -126,7 +149,7 @@ def make_recorder(pytest):
     return Recorder()
 
 
-def summary(recorder, code: int, changed: list) -> dict:
+def summary(recorder, code: int, changed: list, guard) -> dict:
     items = recorder.items or []
     return {
         "exit": code,
@@ -139,6 +162,7 @@ def summary(recorder, code: int, changed: list) -> dict:
         "counted_failed": recorder.counted_failed,
         "finished": recorder.exitstatus is not None,
         "changed": changed,
+        "guard": guard.summary(),
     }
 
 
@@ -147,6 +171,7 @@ def main(argv: list) -> None:
     parser.add_argument("--config", required=True)
     parser.add_argument("--rootdir", required=True)
     parser.add_argument("--deps")
+    parser.add_argument("--tests", action="append", default=[])
     parser.add_argument("args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
     nonce = sys.stdin.readline().strip()
@@ -157,16 +182,37 @@ def main(argv: list) -> None:
     for key in [k for k in os.environ if k.startswith("PYTEST_")]:
         del os.environ[key]
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+
+    def send(kind: str, text: str) -> None:
+        data = f"\n@@dgm-judge {nonce} {kind}@@ {json.dumps(text)}\n".encode()
+        while data:
+            data = data[_WRITE(out, data) :]
+
     if opts.deps and os.path.isdir(opts.deps):
         sys.path.insert(0, opts.deps)
-    import _pytest
-    import pluggy
-    import pytest
+    here = os.path.join(os.getcwd(), "")
+    paths, sys.path[:] = list(sys.path), [p for p in sys.path if p and not os.path.join(p, "").startswith(here)]
+    try:  # pytest from the image, even where the repository is installed in place (its .pth)
+        import _pytest
+        import pluggy
+        import pytest
+        from _pytest.assertion.rewrite import rewrite_asserts
 
-    preload(_pytest)
-    preload(pluggy)
-    plugins = trusted_plugins()
-    recorder = make_recorder(pytest)
+        preload(_pytest)
+        preload(pluggy)
+        plugins = trusted_plugins()
+    except ImportError as exc:
+        send("unavailable", f"the image has no pytest the judge can load: {exc!r}")
+        _EXIT(3)
+    trusted = list(sys.path)
+    sys.path[:] = paths
+    guard = load_guard().Guard(
+        opts.tests, [*trusted, opts.deps, os.path.dirname(os.path.abspath(__file__))], lambda why: send("event", why)
+    )
+    guard.compile_tests(rewrite_asserts)
+    if hasattr(sys, "addaudithook"):
+        sys.addaudithook(guard.hook)
+    recorder = make_recorder(pytest, guard)
     before = fingerprint()
     sys.path.insert(0, os.getcwd())  # as `python -m pytest` does, now that pytest is loaded
     args = [a for a in opts.args if a != "--"]
@@ -178,7 +224,7 @@ def main(argv: list) -> None:
         print(f"judge: pytest ended with {exc!r}", file=sys.stderr)
     after = fingerprint()
     changed = sorted(k for k, v in before.items() if after.get(k) != v)
-    block = json.dumps(summary(recorder, code, changed))
+    block = json.dumps(summary(recorder, code, changed, guard))
     try:
         sys.stdout.flush()
         sys.stderr.flush()

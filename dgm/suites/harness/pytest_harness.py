@@ -4,20 +4,24 @@ judge's nonce-framed report and never from what the test process prints."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
 import shlex
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..task import BenchmarkError, Task
-from . import canaries
+from . import canaries, twins
 from .base import Reading, Run
 from .pytest_config import common_folder, locate
 
 JUDGE = Path(__file__).with_name("judge.py")
+GUARD = Path(__file__).with_name("guard.py")
 PREFIXES = (("python3", "-m", "pytest"), ("python", "-m", "pytest"), ("pytest",), ("py.test",))
 # pytest options whose value is the next word (so that word is not a test path).
 VALUED = {"-p", "-k", "-m", "-c", "-o", "-W", "--tb", "--maxfail", "--durations", "--rootdir", "--confcutdir"}
@@ -30,6 +34,8 @@ class State:
     pair: canaries.Canaries
     targets: tuple[str, ...]  # test files that carry the canaries, as pytest names them
     explicit: frozenset[str]  # those named on the command line (pytest must report them)
+    plan: twins.Plan  # the twins of this run, and which name is whose
+    mutable: tuple[int, int]  # tests with a literal expectation (that got twins), of those that count
 
 
 def split_command(task: Task) -> list[str]:
@@ -61,20 +67,94 @@ def _is_test_module(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def _uncount(log: str, less: dict[str, int]) -> str:
-    """pytest's closing counts line without the canaries' outcomes."""
+WORDS = {"PASSED": "passed", "FAILED": "failed", "ERROR": "errors?", "SKIPPED": "skipped", "XFAIL": "xfailed"}
+WORDS["XPASS"] = "xpassed"
+
+
+def _uncount(log: str, statuses: list[str]) -> str:
+    """pytest's closing counts line without the outcomes of the tests the grader added."""
     lines = log.rstrip("\n").split("\n")
     for i in range(len(lines) - 1, -1, -1):
-        if re.search(r"\d+ (passed|failed).* in [\d.]+s", lines[i]):
-            for word, n in less.items():
+        if re.search(r"\d+ (passed|failed|errors?|skipped|xfailed|xpassed).* in [\d.]+s", lines[i]):
+            for status, word in WORDS.items():
+                n = statuses.count(status)
                 lines[i] = re.sub(
-                    rf"(\d+) {word}", lambda m, n=n, w=word: f"{int(m.group(1)) - n} {w}", lines[i], count=1
+                    rf"(\d+) ({word})\b", lambda m, n=n: f"{int(m.group(1)) - n} {m.group(2)}", lines[i], count=1
                 )
+            lines[i] = re.sub(
+                r"(?<![\w.])0 (?:passed|failed|errors?|skipped|xfailed|xpassed)(?:, |(?= in ))", "", lines[i]
+            )
             break
     return "\n".join(lines) + "\n"
 
 
+def _text(value) -> str:
+    """A finding from inside the sandbox, as one short line (whatever it was made of)."""
+    if isinstance(value, str) and value.startswith('"'):
+        with contextlib.suppress(ValueError):  # kept as it came
+            value = json.loads(value)
+    return str(value).replace("\n", " ")[:300]
+
+
+def _few(reasons, most: int = 8) -> tuple[str, ...]:
+    """Distinct reasons, at most `most` of them and a count of the rest."""
+    unique = list(dict.fromkeys(reasons))
+    return tuple(unique[:most] + ([f"... and {len(unique) - most} more"] if len(unique) > most else []))
+
+
+def _source(task: Task, base: Path, path: str) -> bytes | None:
+    """A test file as the grading run has it: hidden, the base's with the hidden diff applied, or the base's."""
+    if path in task.hidden_files:
+        return task.hidden_files[path]
+    if path not in task.hidden_paths():
+        return (base / path).read_bytes() if (base / path).is_file() else None
+    with tempfile.TemporaryDirectory(prefix="dgm-twins-") as tmp:
+        dest = Path(tmp) / path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if (base / path).is_file():
+            dest.write_bytes((base / path).read_bytes())
+        (Path(tmp) / ".hidden.diff").write_text(task.hidden_patch)
+        proc = subprocess.run(["git", "apply", "--include", path, ".hidden.diff"], cwd=tmp, capture_output=True)
+        return dest.read_bytes() if proc.returncode == 0 and dest.is_file() else None
+
+
+def plan_twins(task: Task, base: Path, args: list[str], avoid: str) -> tuple[twins.Plan, tuple[int, int]]:
+    """The twins of the tests that must pass (every collected test of the hidden test files
+    when the task is judged whole), and how many of those tests they cover."""
+    plan = twins.Plan()
+    wanted: dict[str, set[str] | None] = {}
+    if task.all_must_pass:
+        wanted = {path: None for path in task.hidden_files if _is_test_module(path)}
+    for test_id in task.fail_to_pass:
+        path, _, rest = test_id.partition("::")
+        wanted.setdefault(path, set()).add(rest.split("[")[0].replace("::", "."))
+    if any(a.startswith("-k") or "::" in a for a in args):
+        plan.left_out.append("the test command selects tests by name")
+        wanted = {}
+    for path, names in sorted(wanted.items()):
+        data = _source(task, base, path)
+        if data is None:
+            plan.left_out.append(f"{path}: not found")
+            continue
+        twins.plan_file(plan, path, data, names, avoid)
+    if task.all_must_pass:
+        return plan, (len(plan.covered), len(plan.seen))
+    covered = [t for t in task.fail_to_pass if _key(t) in plan.covered]
+    return plan, (len(covered), len(task.fail_to_pass))
+
+
+def _key(test_id: str) -> tuple[str, str]:
+    path, _, rest = test_id.partition("::")
+    return path, rest.split("[")[0].replace("::", ".")
+
+
 class PytestHarness:
+    """`root`: where the repository is in the grading sandbox; `python`: the interpreter
+    that has pytest there (a task's own environment names its own)."""
+
+    def __init__(self, root: str = "/repo", python: str = "python3"):
+        self.root, self.python = root, python
+
     def check(self, task: Task) -> None:
         split_command(task)
 
@@ -87,15 +167,17 @@ class PytestHarness:
         files = sorted({p for p in paths if p.endswith(".py")} | {h for h in task.hidden_paths() if _is_test_module(h)})
         files = [f for f in files if PurePosixPath(f).name not in ("conftest.py", "__init__.py")]
         known = "".join(c.decode(errors="replace") for c in task.hidden_files.values()) + task.hidden_patch
-        pair = canaries.draw(known)
+        plan, mutable = plan_twins(task, base, args, known)
+        pair = canaries.draw(" ".join([known, *plan.fresh, *plan.twins]))
         quoted = [shlex.quote(f) for f in files]
         setup = f"cp /grade/pytest-config {shlex.quote(config_path)}\n" + "".join(
-            f"if [ -f {f} ] && [ ! -L {f} ]; then cat /grade/canaries.py >> {f}; fi\n" for f in quoted
+            f"if [ ! -L {f} ]; then cp /grade/twins/{f} {f}; fi\n" for f in map(shlex.quote, sorted(plan.files))
         )
-        rootdir = str(PurePosixPath("/repo") / config.folder)
+        setup += "".join(f"if [ -f {f} ] && [ ! -L {f} ]; then cat /grade/canaries.py >> {f}; fi\n" for f in quoted)
+        rootdir = str(PurePosixPath(self.root) / config.folder)
         command = shlex.join(
-            ["python3", "-I", "/grade/judge.py", "--config", f"/repo/{config_path}", "--rootdir", rootdir]
-            + ["--deps", "/tmp/deps", "--", *args]
+            [self.python, "-I", "/grade/judge.py", "--config", f"{self.root}/{config_path}", "--rootdir", rootdir]
+            + ["--deps", "/tmp/deps", *(f"--tests={self.root}/{f}" for f in files), "--", *args]
         )
         named = {os.path.relpath(f, config.folder) for f in files}
         state = State(
@@ -103,25 +185,38 @@ class PytestHarness:
             pair,
             tuple(sorted(named)),
             frozenset(os.path.relpath(p, config.folder) for p in paths if p in files),
+            plan,
+            mutable,
         )
-        inputs = {"judge.py": JUDGE.read_bytes(), "pytest-config": config.content, "canaries.py": pair.source.encode()}
+        inputs = {"judge.py": JUDGE.read_bytes(), "guard.py": GUARD.read_bytes(), "pytest-config": config.content}
+        inputs["canaries.py"] = pair.source.encode()
+        inputs.update({f"twins/{path}": data for path, data in plan.files.items()})
         return Run(command, inputs, setup, state.nonce + "\n", state)
 
     def read(self, task: Task, run: Run, output: str, exit_code: int) -> Reading:
         state: State = run.state
         frame = re.compile(rf"\n?@@dgm-judge {state.nonce} begin@@\n(.*?)\n@@dgm-judge {state.nonce} end@@\n", re.S)
         found = frame.findall(output)
-        log = state.pair.scrub(frame.sub("", output))
+        event = re.compile(rf"\n?@@dgm-judge {state.nonce} event@@ (.*)\n")
+        events = [_text(e) for e in event.findall(output)]
+        log = twins.scrub(state.plan, state.pair.scrub(event.sub("", frame.sub("", output))))
         if not found:
-            why = ("the test process exited 0 before the judge could report",) if exit_code == 0 else ()
-            return Reading({}, why, log)
+            why = events + (["the test process exited 0 before the judge could report"] if exit_code == 0 else [])
+            return Reading({}, _few(twins.rename(state.plan, w) for w in why), log, mutable=state.mutable)
         report = json.loads(found[-1])
         names = set(state.pair.names())
         results = {**report["results"], **report["collect_errors"]}
         tests = {k: v for k, v in results.items() if k.rpartition("::")[2] not in names}
-        canary = [v for k, v in results.items() if k not in tests]
-        log = _uncount(log, {"passed": canary.count("PASSED"), "failed": canary.count("FAILED")})
-        return Reading(tests, tuple(self._tampering(state, report, results)), log)
+        outcome = twins.read(state.plan, tests)
+        added = [v for k, v in results.items() if k not in tests] + list(outcome.twin_results.values())
+        log = _uncount(log, added)
+        guard = report.get("guard") or {}
+        tamper = [*self._tampering(state, report, results), *events, *map(_text, guard.get("tamper", []))]
+        tamper += [f"{test}: a twin of this test reported nothing" for test in outcome.missing]
+        gamed = tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in outcome.gamed)
+        flags = (*outcome.flags, *map(_text, guard.get("flags", [])))
+        tamper = [twins.rename(state.plan, t) for t in tamper]
+        return Reading(outcome.tests, _few(tamper), log, gamed, _few(flags), state.mutable)
 
     @staticmethod
     def _tampering(state: State, report: dict, results: dict[str, str]):
