@@ -621,7 +621,8 @@ def _evolve_options(fn):
         ),
         setting(
             "--tampered-parents/--no-tampered-parents",
-            "Let an agent whose grading run showed tampering (verdict 'tampered') still become a parent.",
+            "Let an agent whose grading run was tampered with or gamed (verdict 'tampered' or 'gamed': a twin "
+            "test an honest fix must fail passed) still become a parent.",
             default=None,
         ),
     ]

@@ -107,7 +107,7 @@ class RunConfig:
     fm_backoff_s: float = 1.0  # first wait between tries (doubling, with jitter)
     grace_s: float = 120.0  # when stopping, how long in-flight jobs may still finish
     phantom: str = "flag"  # a diagnosis citing what did not happen: flag (recorded, shown) | reject (invalid)
-    tampered_parents: bool = False  # may an agent caught tampering with its grading become a parent?
+    tampered_parents: bool = False  # may an agent whose grading was tampered or gamed become a parent?
     executor: str = "threads"  # where jobs run: threads (a pool here) or ray (a cluster)
     ray_address: str | None = None  # the Ray cluster to join (default: RAY_ADDRESS, else the local one)
     seed_agent: str | None = None  # node 1: an agent folder or RUN:NODE (default: the shipped seed agent)

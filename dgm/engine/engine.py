@@ -402,7 +402,7 @@ class Engine:
     def _record_evaluation(self, archive: Archive, job: Job, action: Evaluate, outcome) -> None:
         verdict = outcome.verdict
         root = action.node == self.cache.root
-        demote = bool(verdict.tamper) and not self.config.tampered_parents and not root
+        demote = work.demotes(verdict, self.config.tampered_parents, root)
         gated = verdict.reason == work.JUDGE_GATE and not root
         if work.store_evaluation(
             archive, action.node, self.config.benchmark, action.task, outcome, job.id, self.worker, demote, gated

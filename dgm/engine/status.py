@@ -9,6 +9,7 @@ from typing import Any
 from archive import Archive
 
 from . import final
+from .cheating import RISING, cheating_rates
 from .utilities import TESTS, make_utility
 from .view import build
 
@@ -36,6 +37,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
     stats = archive.stats()
     tokens, usd = archive.fm_usage()
     best_id = final.best(valued, config.final_rule)
+    cheating = cheating_rates(archive)
     best = None
     if best_id is not None:
         node = view.nodes[best_id]
@@ -48,6 +50,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
             "rate": round(node.mean, 4),
             "interval": [round(lo, 4), round(hi, 4)],
             "utility": round(valued.nodes[best_id].mean, 4),
+            "cheating": cheating.of(best_id).as_json(),
         }
     return {
         "benchmark": config.benchmark,
@@ -72,11 +75,28 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "spend_by_role": spend_by_role(archive),
         "flagged_patches": len(archive.events("patch_flagged")),
         "tampered": len(archive.events("grading_tampered")),
+        "gamed": len(archive.events("grading_gamed")),
+        "grading_flags": len(archive.events("grading_flagged")),
+        "cheating": cheating.run.as_json(),
+        "cheaters": [r.as_json() for r in cheating.cheaters()],
         "budget_refusals": len(archive.events("budget_exhausted")),
         "job_errors": len(archive.events("job_error")),
         "jobs": stats.jobs_by_state,
         "stop_reason": stop_reason or recorded_stop(archive),
     }
+
+
+CHEATERS_SHOWN = 5
+
+
+def cheaters_text(cheaters: list[dict[str, Any]]) -> str:
+    """The agents with a nonzero cheating rate, highest first (the first CHEATERS_SHOWN)."""
+    shown = [
+        f"node {c['node']}: {c['text']}" + (f" {RISING} higher than its parent's" if c["rising"] else "")
+        for c in cheaters[:CHEATERS_SHOWN]
+    ]
+    more = len(cheaters) - CHEATERS_SHOWN
+    return "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
 
 
 def recorded_stop(archive: Archive) -> str | None:
@@ -134,6 +154,7 @@ def lines(s: dict[str, Any]) -> list[str]:
     best_text = (
         f"node {best['node']}: {best['resolved']}/{best['n']} resolved "
         f"(95% interval {best['interval'][0]:.2f}-{best['interval'][1]:.2f}, rule {best['rule']}{worth})"
+        + (f", {best['cheating']['text']}" if best.get("cheating") else "")
         if best
         else "none yet"
     )
@@ -172,6 +193,14 @@ def lines(s: dict[str, Any]) -> list[str]:
         ),
         f"flags        {s['flagged_patches']} patches touched test or harness files (those hunks were removed); "
         f"{s['tampered']} grading runs tampered with (never resolved)",
+        f"{'':13}{s.get('gamed', 0)} grading runs gamed: a twin test an honest fix must fail passed (never resolved); "
+        f"{s.get('grading_flags', 0)} flagged by the grader (the verdict stands)",
+        *(
+            [f"integrity    {s['cheating']['text']} judged tampered or gamed, on every benchmark (transfers too)"]
+            if s.get("cheating")
+            else []
+        ),
+        *([f"cheaters     {cheaters_text(s['cheaters'])}"] if s.get("cheaters") else []),
         "jobs         " + ", ".join(f"{k} {v}" for k, v in s["jobs"].items()) + f"; {s['job_errors']} job errors",
     ]
     if s.get("stop_reason"):

@@ -250,6 +250,14 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
 
 JUDGE_GATE = "judge_gate"
 TAMPERED_REASON = "its tests were tampered with during grading on {task}; it may not become a parent"
+GAMED_REASON = "it gamed its grading on {task} (a twin test an honest fix must fail passed); it may not become a parent"
+
+
+def demotes(verdict: Verdict, tampered_parents: bool, root: bool) -> bool:
+    """Whether a grading run marks its agent invalid (never a parent): a tampered or gamed
+    one, unless the run lets such agents be parents (`tampered_parents`); never the seed,
+    the run's baseline. The grader's flags never do."""
+    return bool(verdict.tamper or verdict.gamed) and not tampered_parents and not root
 
 
 def store_evaluation(
@@ -265,8 +273,9 @@ def store_evaluation(
 ) -> bool:
     """Record one evaluation and finish its job, in one transaction; at most once per
     (node, label, task), so a job that ran twice cannot count twice. A patch that touched
-    test or harness files is flagged with an event; a tampered grading run too, and with
-    `demote_tampered` the agent is marked invalid (never a parent) in the same transaction.
+    test or harness files is flagged with an event; a tampered or gamed grading run too, and
+    with `demote_tampered` the agent is marked invalid (never a parent) in the same
+    transaction. The grader's flags (the verdict stands) are logged and never demote.
     Returns whether it was added."""
     verdict = evaluation.verdict
     _, usd = archive.fm_usage(job_id)
@@ -300,12 +309,15 @@ def store_evaluation(
             for kind, key, found in (
                 ("patch_flagged", "stripped", verdict.stripped),
                 ("grading_tampered", "tamper", verdict.tamper),
+                ("grading_gamed", "gamed", verdict.gamed),
+                ("grading_flagged", "flags", verdict.flags),
             ):
                 if found:
                     data = {"task": task_id, "label": label, key: list(found)}
                     archive.log_event(kind, node_id=node_id, job_id=job_id, data=data)
-            if verdict.tamper and demote_tampered:
-                archive.set_status(node_id, "invalid", TAMPERED_REASON.format(task=task_id))
+            if (verdict.tamper or verdict.gamed) and demote_tampered:
+                why = TAMPERED_REASON if verdict.tamper else GAMED_REASON
+                archive.set_status(node_id, "invalid", why.format(task=task_id))
             elif verdict.reason == JUDGE_GATE and demote_gated:  # judge-first: not evaluated further
                 archive.set_status(node_id, "invalid", f"judge-first on {task_id}: {verdict.log}")
         archive.jobs.finish(job_id, worker, {"resolved": verdict.resolved, "reason": verdict.reason})
@@ -324,6 +336,8 @@ def evaluation_bundle(evaluation: Evaluation) -> bytes:
             "reason": verdict.reason,
             "stripped": list(verdict.stripped),
             "tamper": list(verdict.tamper),
+            "gamed": list(verdict.gamed),
+            "flags": list(verdict.flags),
             "fail_to_pass": verdict.fail_to_pass,
             "pass_to_pass": verdict.pass_to_pass,
             "trajectory": trajectory,

@@ -18,6 +18,7 @@ from ..stopping import StopRequest, two_stage
 from . import export as export_mod
 from . import pages, tree
 from .data import InspectError, RunData, collect
+from .flags import cheat_line, node_flags
 
 out_option = click.option("--out", type=click.Path(path_type=Path), help="Write to this file instead of stdout.")
 
@@ -75,7 +76,7 @@ def show_cmd(run_dir: Path, node: str) -> None:
     with open_archive(run_dir) as archive:
         data = _data(archive)
         info = _node(data, node)
-        flags = pages.node_flags(archive, info.id)
+        flags = node_flags(archive, info.id)
         memory = [e for e in archive.manifest(info.snapshot) if e.path == "seed_agent/memory/notes.md"]
         notes = archive.blob(memory[0].blob).decode(errors="replace") if memory else ""
     click.echo(
@@ -87,6 +88,7 @@ def show_cmd(run_dir: Path, node: str) -> None:
         click.echo(f"second parent {info.second_parent_id}  (recombined; CMP credits the clade of the parent above)")
     click.echo(f"children     {', '.join(map(str, info.children)) or '-'}")
     click.echo(f"snapshot     {info.snapshot}")
+    click.echo(f"integrity    {cheat_line(data, info.id) or 'no gradings yet'}")
     if info.not_admitted:
         click.echo(f"admission    not a parent: {info.not_admitted}")
     for key in ("summary", "proposal", "focus"):

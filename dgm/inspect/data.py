@@ -11,6 +11,7 @@ from archive import Archive, UnknownRecordError
 
 from ..engine import final
 from ..engine.admission import ANY, AdmissionError, make_admission
+from ..engine.cheating import CheatingRates, CheatRate, cheating_rates
 from ..engine.config import RunConfig
 from ..engine.text import printable  # noqa: F401 - the inspection commands' name for it
 from ..engine.utilities import TESTS, UtilityError, make_utility
@@ -62,6 +63,7 @@ class RunData:
     best: int | None
     best_lineage: tuple[int, ...]
     epoch: str = ""  # "epoch N, utility U" where the run records epochs
+    cheating: CheatingRates = field(default_factory=lambda: CheatingRates(CheatRate(None, 0, 0)))
 
     def node(self, ref: str | int) -> NodeInfo:
         if str(ref) == "best":
@@ -129,4 +131,4 @@ def collect(archive: Archive, rule: str | None = None) -> RunData:
             lineage = ()
     epochs = archive.epochs()
     epoch = f"epoch {epochs[-1].id}, utility {epochs[-1].utility}" if epochs else ""
-    return RunData(infos, label, config, best, lineage, epoch)
+    return RunData(infos, label, config, best, lineage, epoch, cheating_rates(archive))

@@ -10,10 +10,12 @@ from typing import Any
 from archive import Archive
 
 from ..engine import final
+from ..engine.cheating import RISING
 from ..engine.status import lines, summary
 from ..engine.view import NodeStats
 from . import charts, tree
 from .data import RunData, printable
+from .flags import cheat_line, cheating_table, flags_section
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #111; }
@@ -38,7 +40,7 @@ function show(id) {
     'node ' + id + ' (' + d.status + (d.reason ? ': ' + d.reason : '') + ')' +
     '\\nparent: ' + (d.parent === null ? '-' : d.parent) +
     (d.second_parent === null ? '' : '\\nsecond parent: ' + d.second_parent + ' (recombined)') +
-    '\\nscores:\\n' + scores +
+    '\\nscores:\\n' + scores + (d.cheating ? '\\n' + d.cheating : '') +
     '\\n\\nmeta agent: ' + (d.summary || '-') + '\\nproposal: ' + (d.proposal || '-') +
     '\\n\\ndiff vs parent:\\n' + (d.diff || '(none)');
 }
@@ -60,6 +62,7 @@ def _node_details(archive: Archive, data: RunData) -> dict[str, Any]:
             "parent": node.parent_id,
             "second_parent": node.second_parent_id,
             "scores": {label: score.text() for label, score in node.scores.items()},
+            "cheating": cheat_line(data, node.id),
             "summary": node.origin.get("summary", ""),
             "proposal": node.origin.get("proposal", ""),
             "citations": citation_lines(node.origin),
@@ -85,7 +88,9 @@ LEGEND = (
     '<p class="legend"><span style="background:#fa3260">0% resolved</span>'
     '<span style="background:#8c8c60">50%</span><span style="background:#1ee660">100%</span>'
     '<span style="background:#cccccc">not evaluated</span>'
-    '<span style="background:#555555;color:#fff">invalid ✗</span> ★ best agent, blue: its lineage</p>'
+    '<span style="background:#555555;color:#fff">invalid ✗</span> ★ best agent, blue: its lineage; '
+    f'<span style="border:2px solid {tree.CHEAT_COLOUR}">cheating</span> some gradings judged tampered or gamed, '
+    f"{RISING} a higher cheating rate than its parent's</p>"
 )
 
 
@@ -162,9 +167,6 @@ def matrix(archive: Archive, data: RunData) -> str:
     )
 
 
-ORDINARY = (None, "tests_failed")
-
-
 def citation_lines(origin: dict[str, Any]) -> list[str]:
     """The diagnosis's citations as the engine checked them, one line each (agent-written
     text: printable characters only; escape it where it goes into markup)."""
@@ -180,80 +182,6 @@ def citation_lines(origin: dict[str, Any]) -> list[str]:
         mark = "confirmed" if c.get("confirmed") else "REFUTED"
         out.append(f"[{mark}] {cited}" + ("" if c.get("confirmed") else f": {c.get('why', '')}"))
     return [printable(line) for line in out]
-
-
-def node_flags(archive: Archive, node_id: int) -> list[str]:
-    """What is notable about a node's evaluations: patches that touched test or harness
-    files (removed before grading), and failures that were not plain test failures."""
-    from ..engine.evidence import bundle
-
-    out = []
-    for ev in archive.evaluations(node_id):
-        info = bundle(archive, ev.log_blob)
-        if info.get("stripped"):
-            out.append(f"{ev.task_id} ({ev.benchmark}): patch touched {', '.join(info['stripped'])} (removed)")
-        if info.get("tamper"):
-            out.append(f"{ev.task_id} ({ev.benchmark}): TAMPERED: {'; '.join(info['tamper'])}")
-        elif info.get("reason") not in ORDINARY:
-            out.append(f"{ev.task_id} ({ev.benchmark}): {info.get('reason')}")
-    for event in archive.events("diagnosis_phantom"):
-        if event.node_id == node_id:
-            refuted = event.data.get("refuted", [])
-            out.append(f"PHANTOM diagnosis: {len(refuted)} citation(s) refuted by the archive")
-    return [printable(line) for line in out]
-
-
-def flags_section(archive: Archive) -> str:
-    rows = [
-        f"<tr><td>{e.node_id}</td><td>{html.escape(e.data.get('task', ''))}</td>"
-        f"<td>{html.escape(', '.join(e.data.get('stripped', [])))}</td></tr>"
-        for e in archive.events("patch_flagged")
-    ]
-    reasons: dict[str, int] = {}
-    for (result,) in archive.db.execute(
-        "SELECT result FROM jobs WHERE kind IN ('evaluate', 'transfer') AND state = 'done'"
-    ):
-        reason = json.loads(result or "{}").get("reason")
-        if reason not in ORDINARY:
-            reasons[reason] = reasons.get(reason, 0) + 1
-    counts = ", ".join(f"{html.escape(str(k))}: {v}" for k, v in sorted(reasons.items())) or "none"
-    table = (
-        (
-            "<table><tr><th>node</th><th>task</th><th>test or harness files in the patch (removed)</th></tr>"
-            f"{''.join(rows)}</table>"
-        )
-        if rows
-        else "<p>No patch touched test or harness files.</p>"
-    )
-    tampered = [
-        f"<tr><td>{e.node_id}</td><td>{html.escape(e.data.get('task', ''))}</td>"
-        f"<td>{html.escape('; '.join(e.data.get('tamper', [])))}</td></tr>"
-        for e in archive.events("grading_tampered")
-    ]
-    caught = (
-        (
-            "<table><tr><th>node</th><th>task</th><th>grading run tampered with (never resolved)</th></tr>"
-            f"{''.join(tampered)}</table>"
-        )
-        if tampered
-        else "<p>No grading run was tampered with.</p>"
-    )
-    phantom = [
-        f"<tr><td>{e.node_id}</td><td>{html.escape(str(c.get('task_id', '')))}</td>"
-        f"<td>{html.escape(str(c.get('why', '')))}</td></tr>"
-        for e in archive.events("diagnosis_phantom")
-        for c in e.data.get("refuted", [])
-        if isinstance(c, dict)
-    ]
-    phantoms = (
-        (
-            "<table><tr><th>node</th><th>cited task</th><th>phantom diagnosis: what the archive says</th></tr>"
-            f"{''.join(phantom)}</table>"
-        )
-        if phantom
-        else "<p>No meta agent's diagnosis cited what did not happen.</p>"
-    )
-    return f"{table}{caught}{phantoms}<p>Failures other than failing tests: {counts}.</p>"
 
 
 def transfer_table(data: RunData) -> str:
@@ -303,6 +231,7 @@ def report_page(archive: Archive, data: RunData, config) -> str:
         + charts.line_chart(tokens, "Tokens (cumulative)", "minutes since the first call", "tokens")
         + charts.line_chart(usd, "Cost (cumulative)", "minutes since the first call", "dollars")
         + f"<h2>Transfer evaluations</h2>{transfer_table(data)}"
+        + f"<h2>Cheating rate</h2>{cheating_table(data)}"
         + f"<h2>Flags</h2>{flags_section(archive)}"
     )
     return _page("dgm report", body)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import html
 
+from ..engine.cheating import RISING
 from .data import NodeInfo, RunData, printable
 
 NODE_W, NODE_H, GAP_X, GAP_Y = 96, 40, 18, 56
+CHEAT_COLOUR = "#c000c0"  # the outline of an agent with a nonzero cheating rate
 
 
 def text(data: RunData) -> str:
@@ -21,7 +23,8 @@ def text(data: RunData) -> str:
         reason = f": {printable(node.reason[:60])}" if node.reason else ""  # may quote agent output
         status = "" if node.status == "valid" else f" [{node.status}{reason}]"
         head = "" if root else prefix + ("└── " if last else "├── ")
-        lines.append(f"{head}{node_id}  {score.text() if score else '-'}{status}{mark}")
+        cheat = data.cheating.of(node_id).tag()
+        lines.append(f"{head}{node_id}  {score.text() if score else '-'}{f'  {cheat}' if cheat else ''}{status}{mark}")
         kids = node.children
         for i, child in enumerate(kids):
             walk(child, "" if root else prefix + ("    " if last else "│   "), i == len(kids) - 1, False)
@@ -29,6 +32,11 @@ def text(data: RunData) -> str:
     for root in (n.id for n in data.nodes.values() if n.parent_id is None):
         walk(root, "", True, True)
     lines.append(f"(score on {data.label}: resolved/n [95% interval]; (+ N) second parent; * best agent)")
+    if data.cheating.run.cheated:
+        lines.append(
+            f"(cheat C/N: C of its N gradings judged tampered or gamed; {RISING} a higher rate than its parent's; "
+            f"run: {data.cheating.run.text()})"
+        )
     if data.epoch:
         lines.append(f"({data.epoch}: the best agent is chosen by it)")
     return "\n".join(lines)
@@ -49,8 +57,11 @@ def dot(data: RunData) -> str:
     out = ["digraph dgm {", '  node [shape=box, style="rounded,filled", fontname="Helvetica"];']
     for node in data.nodes.values():
         score = node.scores.get(data.label)
-        label = f"{node.id}\\n{score.text() if score else '-'}"
+        cheat = data.cheating.of(node.id).tag()
+        label = f"{node.id}\\n{score.text() if score else '-'}" + (f"\\n{cheat}" if cheat else "")
         style = ', penwidth=3, color="#1f4fd1"' if node.id in data.best_lineage else ""
+        if cheat:  # a second outline, in CHEAT_COLOUR off the best lineage
+            style += ", peripheries=2" + ("" if node.id in data.best_lineage else f', color="{CHEAT_COLOUR}"')
         if node.status != "valid":
             style += ", fontcolor=white"
         out.append(f'  n{node.id} [label="{label}", fillcolor="{colour(node, data.label)}"{style}];')
@@ -115,10 +126,22 @@ def svg(data: RunData, interactive: bool = False) -> str:
         dash = ' stroke-dasharray="4 3"' if node.status != "valid" else ""
         text_colour = "#fff" if node.status != "valid" else "#111"
         attrs = f' class="node" data-id="{node.id}" style="cursor:pointer"' if interactive else ""
+        cheat = data.cheating.of(node.id)
         marks = (" ✗" if node.status != "valid" else "") + (" ★" if node.id == data.best else "")
-        title = html.escape(f"node {node.id}: {node.status}" + (f" ({node.reason})" if node.reason else ""))
+        marks += f" {RISING}" if cheat.rising else ""
+        title = html.escape(
+            f"node {node.id}: {node.status}"
+            + (f" ({node.reason})" if node.reason else "")
+            + (f"; {cheat.text()}" if cheat.gradings else "")
+        )
+        ring = (
+            f'<rect class="cheat" x="{x - 3:.0f}" y="{y - 3:.0f}" width="{NODE_W + 6}" height="{NODE_H + 6}" rx="8" '
+            f'fill="none" stroke="{CHEAT_COLOUR}" stroke-width="{3 if cheat.rising else 2}"/>'
+            if cheat.cheated
+            else ""
+        )
         parts.append(
-            f'<g{attrs}><title>{title}</title><rect x="{x:.0f}" y="{y:.0f}" width="{NODE_W}" height="{NODE_H}" '
+            f'<g{attrs}><title>{title}</title>{ring}<rect x="{x:.0f}" y="{y:.0f}" width="{NODE_W}" height="{NODE_H}" '
             f'rx="6" fill="{colour(node, data.label)}"{stroke}{dash}/>'
             f'<text x="{x + NODE_W / 2:.0f}" y="{y + 16:.0f}" text-anchor="middle" fill="{text_colour}" '
             f'font-weight="bold">{node.id}{marks}'

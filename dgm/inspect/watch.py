@@ -18,6 +18,7 @@ from typing import Any
 from archive import Archive, UnknownRecordError
 
 from ..engine import final
+from ..engine.cheating import CheatingRates, CheatRate, cheating_rates
 from ..engine.config import RunConfig
 from ..engine.evidence import bundle
 from ..engine.status import lines, summary, task_order
@@ -31,7 +32,14 @@ NOTE_FILES = 20  # memory notes shown of one agent
 MESSAGE_LIMIT = 5_000  # messages of one trajectory
 REFRESH_COST = 4  # a run-wide answer is recomputed at most once per 4x the time it takes
 # What the tree can be filtered by, each from the events the run records.
-FLAGS = {"tampered": "grading_tampered", "phantom": "diagnosis_phantom", "stripped": "patch_flagged"}
+FLAGS = {
+    "tampered": "grading_tampered",
+    "gamed": "grading_gamed",
+    "flagged": "grading_flagged",
+    "phantom": "diagnosis_phantom",
+    "stripped": "patch_flagged",
+}
+TREE_FIELDS = ["id", "parent", "second_parent", "status", "resolved", "n", "flags", "cheated", "gradings", "rising"]
 
 
 def messages(text: str) -> list[dict[str, Any]]:
@@ -57,6 +65,22 @@ def _score(resolved: int, n: int) -> dict[str, Any]:
     return {"resolved": resolved, "n": n, "interval": [round(lo, 3), round(hi, 3)]}
 
 
+def _marks(values) -> str:
+    """SQL placeholders, one per value."""
+    return ", ".join("?" for _ in values)
+
+
+def _cheat_row(rate: CheatRate) -> tuple[int, int, bool]:
+    return rate.cheated, rate.gradings, rate.rising
+
+
+def _cheat_node(rates: CheatingRates, node_id: int) -> dict[str, Any]:
+    """An agent's cheating rate for its page, and its parent's."""
+    rate = rates.of(node_id)
+    parent = rates.of(rate.parent_id).text() if rate.parent_id is not None else None
+    return {**rate.as_json(), "parent": parent}
+
+
 @dataclass(frozen=True)
 class Memo:
     version: int
@@ -73,6 +97,7 @@ class Watch:
         self.archive = Archive.for_run(self.run_dir, read_only=True, shared_between_threads=True)
         self.lock = threading.Lock()
         self._memo: dict[str, Memo] = {}
+        self._rates: tuple[int, CheatingRates] | None = None
 
     def close(self) -> None:
         self.archive.close()
@@ -114,6 +139,13 @@ class Watch:
                 return compute()
             except UnknownRecordError as exc:
                 raise InspectError(str(exc.args[0] if exc.args else exc)) from None
+
+    def _cheating(self) -> CheatingRates:
+        """Every agent's cheating rate as of the run's last commit (call under the lock)."""
+        version = self._version()
+        if self._rates is None or self._rates[0] != version:
+            self._rates = (version, cheating_rates(self.archive))
+        return self._rates[1]
 
     # --- the run ---------------------------------------------------------------------
     def version(self) -> dict[str, Any]:
@@ -160,6 +192,7 @@ class Watch:
             for (node_id,) in ar.db.execute("SELECT DISTINCT node_id FROM events WHERE kind = ?", [kind]):
                 marks[node_id].add(name)
         view = run_view(ar, config.benchmark)
+        cheating = self._cheating()
         for node_id, *_, status in rows:
             if status == "valid" and view.refusal(node_id):
                 marks[node_id].add("not_admitted")
@@ -174,8 +207,11 @@ class Watch:
             "best": best,
             "lineage": lineage,
             "rule": config.final_rule,
-            "fields": ["id", "parent", "second_parent", "status", "resolved", "n", "flags"],
-            "nodes": [[*row, *scores.get(row[0], (0, 0)), sorted(marks.get(row[0], ()))] for row in rows],
+            "fields": TREE_FIELDS,
+            "nodes": [
+                [*row, *scores.get(row[0], (0, 0)), sorted(marks.get(row[0], ())), *_cheat_row(cheating.of(row[0]))]
+                for row in rows
+            ],
         }
 
     # --- one node --------------------------------------------------------------------
@@ -215,7 +251,7 @@ class Watch:
         flags = [
             {"kind": kind, "data": json.loads(data)}
             for kind, data in ar.db.execute(
-                "SELECT kind, data FROM events WHERE node_id = ? AND kind IN (?, ?, ?) ORDER BY id",
+                f"SELECT kind, data FROM events WHERE node_id = ? AND kind IN ({_marks(FLAGS)}) ORDER BY id",
                 [node_id, *FLAGS.values()],
             )
         ]
@@ -237,6 +273,7 @@ class Watch:
             "memory_not_shown": len(notes) - len(memory),
             "model_use": model_use,
             "flags": flags,
+            "cheating": _cheat_node(self._cheating(), node_id),
         }
 
     def evaluation(self, evaluation_id: int) -> dict[str, Any]:

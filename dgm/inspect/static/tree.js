@@ -5,6 +5,7 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DX = 26, DY = 64, R = 8, LABELS_UP_TO = 600;
+const RISING = '\u25B2';  // a higher cheating rate than its parent's
 
 function colour(status, resolved, n) {
   if (status !== 'valid') return '#555555';
@@ -130,6 +131,12 @@ class TreeView {
     }
     for (const n of nodes) {
       const [x, y] = this.pos.get(n.id);
+      if (n.cheated) {  // some gradings judged tampered or gamed: a ring, thicker when above its parent's rate
+        const ring = document.createElementNS(SVG_NS, 'circle');
+        ring.setAttribute('cx', x); ring.setAttribute('cy', y); ring.setAttribute('r', R + 4);
+        ring.setAttribute('class', n.rising ? 'cheat rising' : 'cheat');
+        frag.appendChild(ring);
+      }
       const c = document.createElementNS(SVG_NS, 'circle');
       c.setAttribute('cx', x); c.setAttribute('cy', y); c.setAttribute('r', R);
       c.setAttribute('fill', colour(n.status, n.resolved, n.n));
@@ -139,7 +146,7 @@ class TreeView {
       if (nodes.length <= LABELS_UP_TO) {
         const t = document.createElementNS(SVG_NS, 'text');
         t.setAttribute('x', x); t.setAttribute('y', y - R - 3);
-        t.textContent = n.id;
+        t.textContent = n.rising ? `${n.id} ${RISING}` : String(n.id);
         frag.appendChild(t);
       }
     }
@@ -153,7 +160,8 @@ class TreeView {
     if (lineage.has(n.id)) cls.push('best');
     if (n.id === this.selected) cls.push('selected');
     if (this.filters.size) {
-      const hit = [...this.filters].some(f => n.flags.includes(f) || (f === 'invalid' && n.status === 'invalid'));
+      const hit = [...this.filters].some(f => n.flags.includes(f) || (f === 'invalid' && n.status === 'invalid') ||
+        (f === 'cheating' && n.cheated > 0) || (f === 'rising' && n.rising));
       cls.push(hit ? 'hit' : 'dim');
     }
     return cls.join(' ');
@@ -163,7 +171,8 @@ class TreeView {
     const n = this.byId && this.byId.get(id);
     if (!n) return '';
     return `node ${n.id}: ${n.status}, ${n.n ? n.resolved + '/' + n.n + ' resolved' : 'not evaluated'}` +
-      (n.flags.length ? ' (' + n.flags.join(', ') + ')' : '');
+      (n.flags.length ? ' (' + n.flags.join(', ') + ')' : '') +
+      (n.gradings ? `, cheating ${n.cheated}/${n.gradings} gradings` + (n.rising ? ` ${RISING} higher than its parent's` : '') : '');
   }
 
   restyle() {
