@@ -338,6 +338,7 @@ def evaluation_bundle(evaluation: Evaluation) -> bytes:
             "tamper": list(verdict.tamper),
             "gamed": list(verdict.gamed),
             "flags": list(verdict.flags),
+            "twinned": list(verdict.mutable),  # tests that must pass with twins, of all
             "fail_to_pass": verdict.fail_to_pass,
             "pass_to_pass": verdict.pass_to_pass,
             "trajectory": trajectory,

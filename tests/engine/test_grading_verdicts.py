@@ -94,9 +94,11 @@ def test_flags_are_logged_and_never_demote(archive):
 
 
 def test_the_bundle_keeps_gamed_and_flags_and_show_lists_them(archive):
-    store(archive, 2, verdict("gamed", gamed=("twin passed",), flags=("frame read",)), tampered_parents=True)
+    gamed = verdict("gamed", gamed=("twin passed",), flags=("frame read",), mutable=(2, 3))
+    store(archive, 2, gamed, tampered_parents=True)
     info = json.loads(archive.blob(archive.evaluations(2)[0].log_blob))
     assert (info["reason"], info["gamed"], info["flags"]) == ("gamed", ["twin passed"], ["frame read"])
+    assert info["twinned"] == [2, 3]
     archive.close()
     shown = CliRunner().invoke(main, ["show", "--run", str(archive.path.parent), "2"])
     assert shown.exit_code == 0, shown.output
