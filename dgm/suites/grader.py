@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,21 +73,28 @@ class Grader:
 
     def __init__(self, backend: Backend, cache_dir: Path | None = None):
         self.backend = backend
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
         self.cache = Path(cache_dir or tempfile.mkdtemp(prefix="dgm-grade-"))
         self.cache.mkdir(parents=True, exist_ok=True)
         self.cache.chmod(0o755)
+
+    def _lock_for(self, key: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(key, threading.Lock())
 
     def base(self, task: Task) -> Path:
         """The task's base repository, exported once (no VCS history, readable by sandboxes)."""
         key = hashlib.sha256(f"{task.suite}\0{task.id}\0{task.repo}".encode()).hexdigest()[:16]
         dest = self.cache / "bases" / key
-        if not dest.exists():
-            partial = dest.with_name(key + ".partial")
-            shutil.rmtree(partial, ignore_errors=True)
-            partial.parent.mkdir(parents=True, exist_ok=True)
-            partial.parent.chmod(0o755)
-            task.repo.export(partial)
-            partial.rename(dest)
+        with self._lock_for(key):  # two threads grading one task export its base once
+            if not dest.exists():
+                partial = dest.with_name(key + ".partial")
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.parent.mkdir(parents=True, exist_ok=True)
+                partial.parent.chmod(0o755)
+                task.repo.export(partial)
+                partial.rename(dest)
         return dest
 
     def wheels(self, task: Task) -> Path:

@@ -35,16 +35,20 @@ def test_builtin_suite_shape():
 
 def test_builtin_suite_validates():
     result = CliRunner().invoke(main, ["bench", "validate", "builtin", "--workers", "2"])
-    last = result.output.strip().splitlines()[-1]
+    summary, twins = result.output.strip().splitlines()[-2:]
     assert result.exit_code == 0, result.output[-3000:]
     n = len(load_suite("builtin").tasks)
-    assert last.startswith(f"tasks={n} reference_resolved={n}/{n} empty_resolved=0/{n}") and last.endswith("OK")
+    assert summary.startswith(f"tasks={n} reference_resolved={n}/{n} empty_resolved=0/{n}") and summary.endswith("OK")
+    covered, total = map(int, re.match(r"twins: (\d+)/(\d+) tests that must pass", twins).groups())
+    assert 0 < covered <= total and twins.endswith("references judged gamed 0, tampered 0"), twins
 
 
 def test_validate_only_the_named_tasks():
     result = CliRunner().invoke(main, ["bench", "validate", "builtin", "--task", "text-slug-separators"])
     assert result.exit_code == 0, result.output[-3000:]
     assert "validating 1 tasks" in result.output and "text-slug-separators" in result.output
-    assert result.output.strip().splitlines()[-1].startswith("tasks=1 reference_resolved=1/1 empty_resolved=0/1")
+    summary, twins = result.output.strip().splitlines()[-2:]
+    assert summary.startswith("tasks=1 reference_resolved=1/1 empty_resolved=0/1")
+    assert twins.startswith("twins: 3/3 tests that must pass have a literal expectation (100%)"), twins
     unknown = CliRunner().invoke(main, ["bench", "validate", "builtin", "--task", "no-such-task"])
     assert unknown.exit_code == 1 and "no task 'no-such-task'" in unknown.output

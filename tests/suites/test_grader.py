@@ -112,3 +112,20 @@ def test_a_planted_symlink_in_out_never_reads_a_host_file(bwrap, grader, slug_ta
     assert "HOST-SECRET" not in evaluation_bundle(evaluation).decode()
     assert agent_trajectory(evaluation.agent.out) == ""
     assert read_copied(evaluation.agent.out / "improve.json", 1000) == ""
+
+
+def test_threads_grading_one_task_export_its_base_once(grader, slug_task, monkeypatch):
+    import concurrent.futures
+    import time
+
+    exports, export = [], type(slug_task.repo).export
+
+    def slow_export(self, dest):
+        exports.append(dest)
+        time.sleep(0.3)  # long enough for every thread to arrive while the first exports
+        return export(self, dest)
+
+    monkeypatch.setattr(type(slug_task.repo), "export", slow_export)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        bases = list(pool.map(lambda _: grader.base(slug_task), range(4)))
+    assert len(set(bases)) == 1 and len(exports) == 1 and (bases[0] / "textkit" / "slug.py").is_file()

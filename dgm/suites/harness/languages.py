@@ -20,6 +20,7 @@ class GoTestHarness(NativeHarness):
     into one file, one that imports "testing" (a file of table data may not), or into a new
     test file of the same package where none does."""
 
+    language = "go"
     suffixes = ("_test.go",)
     per_file = False
 
@@ -35,6 +36,16 @@ class GoTestHarness(NativeHarness):
 
     def style(self, words):
         return "Test" + "".join(w.capitalize() for w in words)
+
+    def shared(self, task, base, tests):
+        folders = {str(PurePosixPath(p).parent) for p in tests}
+        found = {}
+        for folder in folders:
+            for path in sorted((base / folder).glob("*_test.go")) if (base / folder).is_dir() else []:
+                rel = str(PurePosixPath(folder) / path.name) if folder != "." else path.name
+                if rel not in tests and path.is_file() and not path.is_symlink():
+                    found[rel] = path.read_bytes()
+        return found
 
     def canary(self, name, values, total):
         joined = ", ".join(map(str, values))
@@ -54,6 +65,7 @@ class GoTestHarness(NativeHarness):
 class CargoTestHarness(NativeHarness):
     """cargo test's libtest lines. Each file in tests/ is its own crate: canaries in each."""
 
+    language = "rust"
     suffixes = (".rs",)
     markers = (b"#[test]",)
 
@@ -75,6 +87,7 @@ class JunitHarness(NativeHarness):
     """JUnit's console launcher and its XML report. Canaries go in as methods of each test
     file's class (before its last closing brace), with fully qualified names."""
 
+    language = "java"
     suffixes = (".java",)
     markers = (b"@Test",)
     report = "{report}.d/TEST-junit-jupiter.xml"
@@ -104,6 +117,7 @@ class JunitHarness(NativeHarness):
 class JestHarness(NativeHarness):
     """jest's JSON report. Each spec file is its own module: canaries in each."""
 
+    language = "javascript"
     suffixes = (".spec.js", ".test.js")
     markers = (b"test(", b"it(")
     report = "{report}"
@@ -127,6 +141,7 @@ class JestHarness(NativeHarness):
 class CatchHarness(NativeHarness):
     """Catch's junit reporter. The test files link into one binary: canaries in one."""
 
+    language = "cpp"
     suffixes = ("_test.cpp",)
     markers = (b"TEST_CASE",)
     per_file = False

@@ -59,11 +59,13 @@ def libtest(output: str, hide: tuple[str, ...] = ()) -> Parsed:
     """cargo test: `test NAME ... ok|FAILED|ignored` under `Running TARGET (...)` or
     `Doc-tests CRATE`; a test's key is `TARGET::NAME`. The hidden tests' lines and their
     `---- NAME stdout ----` sections are left out of the log, and each `test result:` line
-    is recounted without them."""
+    and `running N tests` line are recounted without them."""
     tests, unit, kept, hidden = {}, "", [], _hidden(hide)
     counts = {"PASSED": 0, "FAILED": 0, "SKIPPED": 0}
-    skipping = False
+    skipping, announced = False, None  # where the unit's `running N tests` line is kept
     for line in output.splitlines(keepends=True):
+        if re.match(r"running \d+ tests?$", line.strip()):
+            announced = len(kept)
         running = re.match(r"\s*Running (?:unittests )?(\S+)", line)
         doc = re.match(r"\s*Doc-tests (\S+)", line)
         result = re.match(r"test (.+?) \.\.\. (ok|FAILED|ignored)\b", line)
@@ -71,6 +73,7 @@ def libtest(output: str, hide: tuple[str, ...] = ()) -> Parsed:
         if section or line.startswith(("failures:", "test result:")):
             skipping = bool(section) and hidden(section.group(1))
         if running or doc:
+            announced = _recount(kept, announced, counts)  # a unit that ended without its result line
             unit, counts = (running.group(1) if running else f"doc:{doc.group(1)}"), dict.fromkeys(counts, 0)
         elif result:
             tests[f"{unit}::{result.group(1)}"] = LIBTEST_STATUS[result.group(2)]
@@ -79,9 +82,18 @@ def libtest(output: str, hide: tuple[str, ...] = ()) -> Parsed:
             word = "ok" if not counts["FAILED"] else "FAILED"
             passed, failed, ignored = counts["PASSED"], counts["FAILED"], counts["SKIPPED"]
             line = f"test result: {word}. {passed} passed; {failed} failed; {ignored} ignored\n"
+            announced = _recount(kept, announced, counts)
         if not skipping and not hidden(line):
             kept.append(line)
+    _recount(kept, announced, counts)
     return Parsed(tests, "".join(kept))
+
+
+def _recount(kept: list[str], announced: int | None, counts: dict[str, int]) -> None:
+    """The kept `running N tests` line at `announced`, counting only the tests reported."""
+    if announced is not None:
+        total = sum(counts.values())
+        kept[announced] = f"running {total} test{'' if total == 1 else 's'}\n"
 
 
 def junit_xml(report: str, hide: tuple[str, ...] = (), plain_class: str = "") -> Parsed:
