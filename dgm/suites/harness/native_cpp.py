@@ -43,15 +43,9 @@ def cpp_type(tokens: list[Token], i: int) -> tuple[int, str] | None:
     return j, base
 
 
-_last: tuple = (None, False)  # the last token list asked about, and whether it says `using namespace std`
-
-
 def _uses_std(tokens: list[Token]) -> bool:
-    global _last
-    seen = _last  # one read: another thread may replace it meanwhile
-    if seen[0] is tokens:
-        return seen[1]
-    texts = [t.text for t in tokens]
-    found = any(texts[n : n + 3] == ["using", "namespace", "std"] for n in range(len(texts)))
-    _last = (tokens, found)
-    return found
+    """Whether the file says `using namespace std`."""
+    return any(
+        tokens[n].text == "using" and tokens[n + 1].text == "namespace" and tokens[n + 2].text == "std"
+        for n in range(len(tokens) - 2)
+    )
