@@ -129,3 +129,15 @@ def test_threads_grading_one_task_export_its_base_once(grader, slug_task, monkey
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         bases = list(pool.map(lambda _: grader.base(slug_task), range(4)))
     assert len(set(bases)) == 1 and len(exports) == 1 and (bases[0] / "textkit" / "slug.py").is_file()
+
+
+def test_a_command_that_stops_at_the_first_failure_still_grades_every_test(grader, taskdir):
+    """The grader's must-fail tests (a canary, the twins) would end an `-x` run early."""
+    import json
+
+    meta = taskdir / "text-slug-separators" / "task.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "test_command": "python3 -m pytest -x -q {tests}"}))
+    task = load_suite(f"taskdir:{taskdir}").task("text-slug-separators")
+    verdict = grader.grade(task, task.reference_patch)
+    assert verdict.resolved and verdict.mutable == (3, 3), (verdict.reason, verdict.tamper, verdict.log[-1500:])
+    assert set(verdict.tests) == {*task.fail_to_pass, *task.pass_to_pass}

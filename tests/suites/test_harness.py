@@ -103,3 +103,10 @@ def test_a_suite_with_a_task_its_harness_cannot_run_is_refused_by_name(tmp_path)
         json.dumps({**meta, "test_command": "make check", "log_parser": "exit_code"})
     )
     assert load_suite(f"taskdir:{tmp_path}").tasks[0].log_parser == "exit_code"
+
+
+def test_options_that_stop_a_run_at_its_first_failure_are_dropped():
+    from dgm.suites.harness.pytest_harness import without_stops
+
+    args = ["-x", "-q", "--maxfail", "2", "--maxfail=1", "tests/a.py", "--sw", "-k", "x"]
+    assert without_stops(args) == ["-q", "tests/a.py", "-k", "x"]

@@ -50,6 +50,23 @@ def split_command(task: Task) -> list[str]:
     )
 
 
+STOPS = {"-x", "--exitfirst", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip"}
+
+
+def without_stops(args: list[str]) -> list[str]:
+    """The arguments without those that end a run at its first failures (-x, --maxfail,
+    stepwise): every run has tests that must fail (a canary, the twins)."""
+    kept, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--maxfail":
+            skip = True
+        elif arg not in STOPS and not arg.startswith("--maxfail="):
+            kept.append(arg)
+    return kept
+
+
 def path_args(args: list[str]) -> list[str]:
     paths, skip = [], False
     for arg in args:
@@ -159,7 +176,7 @@ class PytestHarness:
         split_command(task)
 
     def prepare(self, task: Task, base: Path) -> Run:
-        args = split_command(task)
+        args = without_stops(split_command(task))
         paths = path_args(args)
         starts = [p if (base / p).is_dir() else str(PurePosixPath(p).parent) for p in paths]
         config = locate(base, common_folder([f"{s}/x" for s in starts]) if starts else ".")
