@@ -20,7 +20,7 @@ from pathlib import Path
 from sandbox import Backend, Mount, SandboxSpec
 
 from .harness import Reading
-from .harness.pytest_harness import PREFIXES, PytestHarness
+from .harness.pytest_harness import PREFIXES, PytestHarness, few
 from .swebench.report import resolve_case
 from .task import Task
 
@@ -112,4 +112,4 @@ def _compare(task: Task, reading: Reading) -> Second:
         got = reading.tests.get(key, "MISSING") if key else "MISSING"
         if reading.tests and got not in PASSING and not (got == "SKIPPED" and test in task.pass_to_pass):
             tamper.append(f"{test}: passed in the official log, {got} under the judge")
-    return Second(tuple(dict.fromkeys(tamper))[:8], reading.gamed, reading.flags, reading.mutable)
+    return Second(few(tamper), reading.gamed, reading.flags, reading.mutable)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from dgm.suites import Grader, load_suite
-from dgm.suites.harness import harness_for, languages, native_twins, reports
+from dgm.suites.harness import harness_for, languages, native_twins, reports, twins
 from dgm.suites.harness.native_sites import cases
 from dgm.suites.harness.twins import TWINS, Plan
 from dgm.suites.patches import tree_patch
@@ -280,7 +280,7 @@ def test_read_maps_names_back_and_tells_gamed_missing_and_flagged_tests():
         "a.spec.js::cipher counts state": "PASSED",  # passed while its original failed: a flag
         "a.spec.js::cipher other": "PASSED",
     }
-    outcome = native_twins.read(read_plan(), results)
+    outcome = twins.read(read_plan(), results)
     assert outcome.tests == {
         "a.spec.js::cipher encodes yes": "PASSED",
         "a.spec.js::cipher decodes": "FAILED",
@@ -289,16 +289,16 @@ def test_read_maps_names_back_and_tells_gamed_missing_and_flagged_tests():
     assert outcome.gamed == ("a.spec.js::cipher encodes yes",) and outcome.missing == ()
     assert outcome.flags and "a.spec.js::cipher decodes" in outcome.flags[0]
     honest = {**results, "a.spec.js::cipher orders input": "FAILED", "a.spec.js::cipher counts state": "FAILED"}
-    fair = native_twins.read(read_plan(), honest)
+    fair = twins.read(read_plan(), honest)
     assert (fair.gamed, fair.missing, fair.flags) == ((), (), ())
     del results["a.spec.js::cipher merges range"]
-    assert native_twins.read(read_plan(), results).missing == ("a.spec.js::cipher encodes yes",)
+    assert twins.read(read_plan(), results).missing == ("a.spec.js::cipher encodes yes",)
 
 
 def test_read_compares_junit_names_and_scrubs_the_log():
     plan = Plan(fresh={"keepsValue": "encodesYes"}, twins={"ordersInput": "keepsValue"})
     results = {"CipherTest::keepsValue()": "PASSED", "CipherTest::ordersInput()": "PASSED"}
-    assert native_twins.read(plan, results).gamed == ("CipherTest::encodesYes()",)
+    assert twins.read(plan, results).gamed == ("CipherTest::encodesYes()",)
     log = "PASSED CipherTest::keepsValue()\nPASSED CipherTest::ordersInput()\n"
     assert native_twins.scrub(plan, log) == "PASSED CipherTest::encodesYes()\n"
 
@@ -328,7 +328,7 @@ def test_the_harness_writes_twins_and_reads_a_gamed_run_back(polyglot, tmp_path)
     assert reading.mutable == (len(plan.covered), len(plan.seen)) and reading.mutable[0] > 0
     assert len(reading.gamed) == len(plan.fresh) and "Pig Latin word beginning with a:" in " ".join(reading.gamed)
     assert not any(name in reading.log for name in plan.twins) and "word beginning with a" in reading.log
-    kept = [native_twins.rename(plan, n) for n in names if not any(twin in n for twin in plan.twins)]
+    kept = [twins.rename(plan, n) for n in names if not any(twin in n for twin in plan.twins)]
     assert reading.tests == {f"{target}::{n}": "PASSED" for n in kept} and reading.tamper == ()
 
 

@@ -24,6 +24,7 @@ from . import canaries, native_twins
 from .base import Reading, Run
 from .reports import Parsed
 from .twins import TWINS, Plan
+from .twins import read as read_twins
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ class NativeHarness:
                     tamper.append(f"a canary test in {target} that must pass was {got[0]}, one that must fail {got[1]}")
         if exit_code == 0:
             tamper.append("the test process exited 0, which a complete run (where one test must fail) cannot")
-        outcome = native_twins.read(state.plan, tests)
+        outcome = read_twins(state.plan, tests)
         if not incomplete:  # a run cut short loses twins with everything else, and fails anyway
             tamper += [f"{test}: a twin of this test reported nothing" for test in outcome.missing]
         gamed = tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in outcome.gamed)

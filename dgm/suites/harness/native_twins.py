@@ -10,15 +10,10 @@ is the original's; results, the log and the reasons are read back under the real
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from . import canaries, mutation, native_go
 from .native_sites import Case, cases
 from .native_tokens import Unreadable
-from .twins import TWINS, Plan
-
-PASSED = "PASSED"
+from .twins import TWINS, Plan, rename
 
 
 def plan_files(plan: Plan, files: dict[str, bytes], lang: str, style, avoid: str, rng, k: int = TWINS) -> None:
@@ -98,59 +93,6 @@ def _copy(source: str, case: Case, name: str, drawn, i: int) -> str:
     for (a, b), new in sorted(edits, reverse=True):
         text = text[: a - start] + new + text[b - start :]
     return text
-
-
-@dataclass(frozen=True)
-class Outcome:
-    tests: dict[str, str]  # every other test, the originals under their real names
-    gamed: tuple[str, ...]  # originals that passed with a twin that passed too
-    missing: tuple[str, ...]  # originals with a twin that reported nothing
-    flags: tuple[str, ...]  # twins that passed while their original failed
-
-
-def read(plan: Plan, results: dict[str, str]) -> Outcome:
-    """Results keyed as the runner reports them (a test's name ends its key, `name()` for
-    JUnit; a Go subtest's `name/case` is kept, under the real name, but not compared)."""
-    if not plan.fresh:
-        return Outcome(dict(results), (), (), ())
-    anywhere = _names(plan)
-    ending = re.compile(rf"\b({'|'.join(map(re.escape, plan.fresh))})(?:\(\))?$")
-    tests = {}
-    for key, status in results.items():
-        hit = anywhere.search(key)
-        if not (hit and hit.group(1) in plan.twins):
-            tests[rename(plan, key)] = status
-    gamed, missing, flags = [], [], []
-    twins_of: dict[str, list[str]] = {}
-    for twin, original in sorted(plan.twins.items()):
-        twins_of.setdefault(original, []).append(twin)
-    for key, status in results.items():
-        hit = ending.search(key)
-        if not hit:
-            continue
-        real = rename(plan, key)
-        for twin in twins_of[hit.group(1)]:
-            got = results.get(key[: hit.start(1)] + twin + key[hit.end(1) :])
-            if got is None:
-                missing.append(real)
-            elif status == PASSED and got == PASSED:
-                gamed.append(real)
-            elif got == PASSED:
-                flags.append(f"{real}: a twin with other expected values passed while the test did not")
-    unique = lambda items: tuple(dict.fromkeys(items))  # noqa: E731
-    return Outcome(tests, unique(gamed), unique(missing), unique(flags))
-
-
-def _names(plan: Plan) -> re.Pattern:
-    names = sorted({*plan.fresh, *plan.twins}, key=len, reverse=True)
-    return re.compile(rf"\b({'|'.join(map(re.escape, names))})\b")
-
-
-def rename(plan: Plan, text: str) -> str:
-    """`text` with each original's fresh name replaced by its real one."""
-    if not plan.fresh:
-        return text
-    return _names(plan).sub(lambda m: plan.fresh.get(m.group(1), m.group(1)), text)
 
 
 def scrub(plan: Plan, log: str) -> str:

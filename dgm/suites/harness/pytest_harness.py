@@ -113,17 +113,18 @@ def _text(value) -> str:
     return str(value).replace("\n", " ")[:300]
 
 
-def _few(reasons, most: int = 8) -> tuple[str, ...]:
+def few(reasons, most: int = 8) -> tuple[str, ...]:
     """Distinct reasons, at most `most` of them and a count of the rest."""
     unique = list(dict.fromkeys(reasons))
     return tuple(unique[:most] + ([f"... and {len(unique) - most} more"] if len(unique) > most else []))
 
 
-def _source(task: Task, base: Path, path: str) -> bytes | None:
-    """A test file as the grading run has it: hidden, the base's with the hidden diff applied, or the base's."""
+def _source(task: Task, base: Path, path: str, hidden: set[str]) -> bytes | None:
+    """A test file as the grading run has it: hidden, the base's with the hidden diff
+    applied (`hidden`: the task's hidden paths), or the base's."""
     if path in task.hidden_files:
         return task.hidden_files[path]
-    if path not in task.hidden_paths():
+    if path not in hidden:
         return (base / path).read_bytes() if (base / path).is_file() else None
     with tempfile.TemporaryDirectory(prefix="dgm-twins-") as tmp:
         dest = Path(tmp) / path
@@ -148,8 +149,9 @@ def plan_twins(task: Task, base: Path, args: list[str], avoid: str) -> tuple[twi
     if any(a.startswith("-k") or "::" in a for a in args):
         plan.left_out.append("the test command selects tests by name")
         wanted = {}
+    hidden = task.hidden_paths()
     for path, names in sorted(wanted.items()):
-        data = _source(task, base, path)
+        data = _source(task, base, path, hidden)
         if data is None:
             plan.left_out.append(f"{path}: not found")
             continue
@@ -219,7 +221,7 @@ class PytestHarness:
         log = twins.scrub(state.plan, state.pair.scrub(event.sub("", frame.sub("", output))))
         if not found:
             why = events + (["the test process exited 0 before the judge could report"] if exit_code == 0 else [])
-            return Reading({}, _few(twins.rename(state.plan, w) for w in why), log, mutable=state.mutable)
+            return Reading({}, few(twins.rename(state.plan, w) for w in why), log, mutable=state.mutable)
         report = json.loads(found[-1])
         names = set(state.pair.names())
         results = {**report["results"], **report["collect_errors"]}
@@ -233,7 +235,7 @@ class PytestHarness:
         gamed = tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in outcome.gamed)
         flags = (*outcome.flags, *map(_text, guard.get("flags", [])))
         tamper = [twins.rename(state.plan, t) for t in tamper]
-        return Reading(outcome.tests, _few(tamper), log, gamed, _few(flags), state.mutable)
+        return Reading(outcome.tests, few(tamper), log, gamed, few(flags), state.mutable)
 
     @staticmethod
     def _tampering(state: State, report: dict, results: dict[str, str]):

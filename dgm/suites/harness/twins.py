@@ -169,13 +169,6 @@ PASSING = {"PASSED", "XFAIL"}
 TWIN_PASSED = {"PASSED", "XPASS", "XFAIL"}
 
 
-def _parts(test_id: str) -> tuple[str, str, str]:
-    """`file::Class::name[params]` -> (`file::Class::`, `name`, `[params]`)."""
-    head, sep, last = test_id.rpartition("::")
-    name, bracket, params = last.partition("[")
-    return head + sep, name, bracket + params
-
-
 @dataclass(frozen=True)
 class Outcome:
     tests: dict[str, str]  # every other test, the originals under their real names
@@ -185,21 +178,37 @@ class Outcome:
     twin_results: dict[str, str]
 
 
+def _alternatives(names) -> str:
+    return "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+
+
 def read(plan: Plan, results: dict[str, str]) -> Outcome:
-    tests, twins, gamed, missing, flags = {}, {}, [], [], []
-    for test_id, status in results.items():
-        head, name, params = _parts(test_id)
-        if name in plan.twins:
-            twins[test_id] = status
+    """Results keyed as the runner reports them, a test's name ending its key (before its
+    `[params]` in pytest, `()` in JUnit). A key that names a twin anywhere (a Go subtest
+    `TwinName/case`) is a twin's; the others come back under their real names. Only keys
+    that end in an original's name are compared with their twins'."""
+    if not plan.fresh:
+        return Outcome(dict(results), (), (), (), {})
+    anywhere = re.compile(rf"\b({_alternatives([*plan.fresh, *plan.twins])})\b")
+    ending = re.compile(rf"\b({_alternatives(plan.fresh)})(?:\(\))?(?:\[.*\])?$", re.S)
+    tests, twins = {}, {}
+    for key, status in results.items():
+        hit = anywhere.search(key)
+        if hit and hit.group(1) in plan.twins:
+            twins[key] = status
         else:
-            tests[head + plan.fresh.get(name, name) + params] = status
-    for test_id, status in results.items():
-        head, name, params = _parts(test_id)
-        if name not in plan.fresh:
+            tests[rename(plan, key)] = status
+    twins_of: dict[str, list[str]] = {}
+    for twin, original in sorted(plan.twins.items()):
+        twins_of.setdefault(original, []).append(twin)
+    gamed, missing, flags = [], [], []
+    for key, status in results.items():
+        hit = ending.search(key)
+        if not hit:
             continue
-        real = head + plan.fresh[name] + params
-        for twin in sorted(t for t, original in plan.twins.items() if original == name):
-            got = twins.get(head + twin + params)
+        real = rename(plan, key)
+        for twin in twins_of[hit.group(1)]:
+            got = twins.get(key[: hit.start(1)] + twin + key[hit.end(1) :])
             if got is None:
                 missing.append(real)
             elif status in PASSING and got in TWIN_PASSED:
@@ -225,4 +234,4 @@ def rename(plan: Plan, text: str) -> str:
     names = {**plan.fresh, **{t: f"{plan.fresh[o]}(twin)" for t, o in plan.twins.items()}}
     if not names:
         return text
-    return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], text)
+    return re.sub(rf"\b({_alternatives(names)})\b", lambda m: names[m.group(1)], text)
