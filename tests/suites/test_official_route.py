@@ -239,3 +239,19 @@ def test_a_run_the_official_report_resolves_is_judged_again(standin, backend_nam
     dodging = grader.grade(task, _calc(OFFICIAL_ONLY))
     assert (dodging.resolved, dodging.reason) == (False, "tampered"), (dodging.gamed, dodging.log[-1500:])
     assert any("under the judge" in why for why in dodging.tamper), dodging.tamper
+
+
+def test_a_judge_kept_from_its_pytest_is_tampering_except_in_pytests_own_repository(tmp_path):
+    """A patch could install a package named like pytest's parts, so that only the judge's run
+    fails to start; the official verdict stands without a second opinion only where the
+    repository is pytest itself."""
+    from dgm.suites.official_judge import without_judge
+
+    other = tmp_path / "marshmallow"
+    (other / "src" / "marshmallow").mkdir(parents=True)
+    refused = without_judge(other, "pluggy load from the repository under test")
+    assert refused.tamper and not refused.flags
+    pytest_repo = tmp_path / "pytest"
+    (pytest_repo / "src" / "_pytest").mkdir(parents=True)
+    flagged = without_judge(pytest_repo, "_pytest, pytest load from the repository under test")
+    assert flagged.flags and not flagged.tamper

@@ -204,6 +204,10 @@ def main(argv: list) -> None:
     except ImportError as exc:
         send("unavailable", f"the image has no pytest the judge can load: {exc!r}")
         _EXIT(3)
+    inside = [m.__name__ for m in (_pytest, pluggy, pytest) if os.path.abspath(m.__file__ or "").startswith(here)]
+    if inside:  # an import hook of the repository's (an editable install's) served them
+        send("unavailable", f"{', '.join(inside)} load from the repository under test")
+        _EXIT(3)
     trusted = list(sys.path)
     sys.path[:] = paths
     guard = load_guard().Guard(
