@@ -224,3 +224,24 @@ def test_the_count_returns_to_zero_however_connections_end(make_gateway, openai_
         watch.close()
     assert until(lambda: gw.connections.open() == 0, MARGIN_S) and gw.connections.open(token) == 0
     assert gw.connections.by_token == {}
+
+
+def test_by_default_a_job_holds_at_most_32_connections(make_gateway):
+    """The README's promise, with the gateway's defaults alone: the 33rd connection is refused
+    as soon as its headers are read, and closing the others frees the count."""
+    gw = make_gateway(HELLO)
+    # the deadlines the README states; the tests above show each one at work, at shorter values
+    assert (gw.deadlines.header_s, gw.deadlines.body_s, gw.deadlines.idle_s) == (10, 30, 15)
+    hog = gw.issue_token()
+    watch = Watch(gw)
+    try:
+        socks = [watch.open(head(hog, 1_000)) for _ in range(40)]
+        watch.wait(10, enough=lambda: watch.statuses().count(429) == 8)
+        assert sorted(watch.statuses()) == [429] * 8 and gw.connections.open(hog) == 32
+        for sock in socks:
+            if sock not in watch.closed:
+                watch.selector.unregister(sock)
+                sock.close()
+        assert until(lambda: gw.connections.open(hog) == 0, MARGIN_S)
+    finally:
+        watch.close()
