@@ -146,11 +146,10 @@ class NativeHarness:
             tamper.append("the test process exited 0, which a complete run (where one test must fail) cannot")
         outcome = read_twins(state.plan, tests)
         if not incomplete:  # a run cut short loses twins with everything else, and fails anyway
-            tamper += [f"{test}: a twin of this test reported nothing" for test in outcome.missing]
-        gamed = tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in outcome.gamed)
+            tamper += outcome.why_missing()
         mutable = (len(state.plan.covered), len(state.plan.seen))
         log = native_twins.scrub(state.plan, log)
-        return Reading(outcome.tests, tuple(tamper), log, gamed, outcome.flags, mutable)
+        return Reading(outcome.tests, tuple(tamper), log, outcome.why_gamed(), outcome.flags, mutable)
 
     @staticmethod
     def _names(text: str, state: State) -> bool:

@@ -84,8 +84,14 @@ def _is_test_module(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-WORDS = {"PASSED": "passed", "FAILED": "failed", "ERROR": "errors?", "SKIPPED": "skipped", "XFAIL": "xfailed"}
-WORDS["XPASS"] = "xpassed"
+WORDS = {  # a status -> its word in pytest's closing counts line
+    "PASSED": "passed",
+    "FAILED": "failed",
+    "ERROR": "errors?",
+    "SKIPPED": "skipped",
+    "XFAIL": "xfailed",
+    "XPASS": "xpassed",
+}
 
 
 def _uncount(log: str, statuses: list[str]) -> str:
@@ -144,8 +150,8 @@ def plan_twins(task: Task, base: Path, args: list[str], avoid: str) -> tuple[twi
     if task.all_must_pass:
         wanted = {path: None for path in task.hidden_files if _is_test_module(path)}
     for test_id in task.fail_to_pass:
-        path, _, rest = test_id.partition("::")
-        wanted.setdefault(path, set()).add(rest.split("[")[0].replace("::", "."))
+        path, qualname = _key(test_id)
+        wanted.setdefault(path, set()).add(qualname)
     if any(a.startswith("-k") or "::" in a for a in args):
         plan.left_out.append("the test command selects tests by name")
         wanted = {}
@@ -163,6 +169,7 @@ def plan_twins(task: Task, base: Path, args: list[str], avoid: str) -> tuple[twi
 
 
 def _key(test_id: str) -> tuple[str, str]:
+    """`file::Class::name[params]` -> (`file`, `Class.name`)."""
     path, _, rest = test_id.partition("::")
     return path, rest.split("[")[0].replace("::", ".")
 
@@ -231,11 +238,9 @@ class PytestHarness:
         log = _uncount(log, added)
         guard = report.get("guard") or {}
         tamper = [*self._tampering(state, report, results), *events, *map(_text, guard.get("tamper", []))]
-        tamper += [f"{test}: a twin of this test reported nothing" for test in outcome.missing]
-        gamed = tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in outcome.gamed)
+        tamper = [twins.rename(state.plan, t) for t in (*tamper, *outcome.why_missing())]
         flags = (*outcome.flags, *map(_text, guard.get("flags", [])))
-        tamper = [twins.rename(state.plan, t) for t in tamper]
-        return Reading(outcome.tests, few(tamper), log, gamed, few(flags), state.mutable)
+        return Reading(outcome.tests, few(tamper), log, outcome.why_gamed(), few(flags), state.mutable)
 
     @staticmethod
     def _tampering(state: State, report: dict, results: dict[str, str]):

@@ -177,6 +177,12 @@ class Outcome:
     flags: tuple[str, ...]  # twins that passed while their original failed
     twin_results: dict[str, str]
 
+    def why_gamed(self) -> tuple[str, ...]:
+        return tuple(f"{test}: passed, and so did a twin whose expected values were changed" for test in self.gamed)
+
+    def why_missing(self) -> tuple[str, ...]:
+        return tuple(f"{test}: a twin of this test reported nothing" for test in self.missing)
+
 
 def _alternatives(names) -> str:
     return "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
