@@ -167,7 +167,10 @@ class BwrapSession(Session):
             **({"DGM_FM_SOCKET": SOCKET_PATH} if self.spec.socket else {}),
             **env,
         }
-        prefix = runner.prlimit(limits, address_space=self.cgroup is None, nproc=self.slot is not None)
+        # nice 19 as well as the cgroup's low CPU weight: where no cgroup can be made, a niced
+        # sandbox still yields to the model server in the same session or cgroup
+        limited = runner.prlimit(limits, address_space=self.cgroup is None, nproc=self.slot is not None)
+        prefix = ["nice", "-n", "19", *limited]
         host_env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
         if self.slot:
             prefix = [

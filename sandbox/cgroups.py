@@ -1,5 +1,12 @@
-"""Per-session control groups: hard limits on memory and processes, and the counters that
-tell which limit a command hit (OOM kills, refused forks, CPU time).
+"""Per-session control groups: hard limits on memory and processes, a low CPU weight, and
+the counters that tell which limit a command hit (OOM kills, refused forks, CPU time).
+
+The CPU weight: every sandbox's CPU group sits under one parent, `dgm-sandboxes`, at the top
+of the cpu hierarchy with the least weight there is (v1 `cpu.shares` 2, v2 `cpu.weight` 1,
+against 1024 and 100 for anything else), so a test suite in a sandbox runs on the cycles the
+model server and the rest of the machine leave, and never stalls decoding (llama.cpp's
+threads meet at a spinning barrier every step: one of them descheduled stalls them all).
+Docker's containers are put under the same parent (`cgroup_parent`).
 
 cgroup v1 (one hierarchy per controller) and v2 (unified) are both handled. Creating a
 group needs write access to the cgroup tree (root, or a delegated subtree); where that is
@@ -19,6 +26,34 @@ log = logging.getLogger(__name__)
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+LOW_CPU_GROUP = "dgm-sandboxes"  # the parent of every sandbox's CPU group
+LOW_SHARES = 2  # cgroup v1 cpu.shares: the least (a process at nice 0 weighs 1024)
+LOW_WEIGHT = 1  # cgroup v2 cpu.weight: the least (the default is 100)
+
+
+def _hierarchies() -> dict[str, str]:
+    """Controller -> the id of its v1 hierarchy (co-mounted controllers share one)."""
+    out: dict[str, str] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        number, controllers, _ = line.split(":", 2)
+        out.update(dict.fromkeys(filter(None, controllers.split(",")), number))
+    return out
+
+
+def low_cpu_parent() -> Path | None:
+    """The v1 `dgm-sandboxes` group of the cpu hierarchy, made if missing and set to the
+    least weight; None where it cannot be (no cpu hierarchy, no write access, a v2 host:
+    there the weight is set on each session's own group)."""
+    parent = CGROUP_ROOT / "cpu" / LOW_CPU_GROUP
+    if not (CGROUP_ROOT / "cpu" / "cpu.shares").exists():
+        return None
+    try:
+        parent.mkdir(exist_ok=True)
+        (parent / "cpu.shares").write_text(str(LOW_SHARES))
+    except OSError as exc:
+        log.debug("no low-weight cpu group for sandboxes (%s)", exc)
+        return None
+    return parent
 
 
 def _own_paths() -> dict[str, Path]:
@@ -37,6 +72,21 @@ def _own_paths() -> dict[str, Path]:
         )
         out[""] = CGROUP_ROOT / rel.lstrip("/")
     return out
+
+
+def _session_parents(make: bool) -> dict[str, Path]:
+    """Where a session's groups go: under this process's own groups, but for the CPU under
+    `dgm-sandboxes` (v1; cpuacct with it where the two share a hierarchy)."""
+    parents = _own_paths()
+    if "" in parents or not parents:
+        return parents
+    cpu = low_cpu_parent() if make else CGROUP_ROOT / "cpu" / LOW_CPU_GROUP
+    if cpu is not None:
+        parents["cpu"] = cpu
+        hierarchies = _hierarchies()
+        if hierarchies.get("cpuacct") is not None and hierarchies.get("cpuacct") == hierarchies.get("cpu"):
+            parents["cpuacct"] = cpu
+    return parents
 
 
 def _read_key(path: Path, key: str) -> int:
@@ -62,14 +112,14 @@ class CgroupSet:
     @classmethod
     def create(cls, name: str, memory_mb: int, pids: int) -> CgroupSet | None:
         try:
-            parents = _own_paths()
+            parents = _session_parents(make=True)
         except OSError:
             return None
         if not parents or ("" not in parents and not {"memory", "pids"} <= parents.keys()):
             return None
         group = cls({c: p / name for c, p in parents.items()}, owned=True)
         try:
-            for d in group.dirs.values():
+            for d in group.unique_dirs():
                 d.mkdir()
             group._set_limits(memory_mb, pids)
         except OSError as exc:
@@ -82,7 +132,7 @@ class CgroupSet:
     def existing(cls, name: str) -> CgroupSet | None:
         """The group `name` made by this user earlier (e.g. by a crashed run), if any."""
         try:
-            dirs = {c: p / name for c, p in _own_paths().items()}
+            dirs = {c: p / name for c, p in _session_parents(make=False).items()}
         except OSError:
             return None
         dirs = {c: d for c, d in dirs.items() if d.is_dir()}
@@ -109,14 +159,19 @@ class CgroupSet:
             with contextlib.suppress(OSError):
                 (d / "memory.swap.max").write_text("0")
             (d / "pids.max").write_text(str(pids))
+            with contextlib.suppress(OSError):  # absent where the parent does not enable the cpu controller
+                (d / "cpu.weight").write_text(str(LOW_WEIGHT))
             return
         (self.dirs["memory"] / "memory.limit_in_bytes").write_text(mem)
         with contextlib.suppress(OSError):  # absent without swap accounting
             (self.dirs["memory"] / "memory.memsw.limit_in_bytes").write_text(mem)
         (self.dirs["pids"] / "pids.max").write_text(str(pids))
 
+    def unique_dirs(self) -> list[Path]:
+        return list(dict.fromkeys(self.dirs.values()))
+
     def procs_files(self) -> list[Path]:
-        return [d / "cgroup.procs" for d in self.dirs.values()]
+        return [d / "cgroup.procs" for d in self.unique_dirs()]
 
     # --- counters ------------------------------------------------------------------
     def oom_kills(self) -> int:
@@ -168,7 +223,7 @@ class CgroupSet:
         if not self.owned:
             return
         self.kill_all()
-        for d in self.dirs.values():
+        for d in self.unique_dirs():
             for _ in range(50):  # rmdir fails while the last killed tasks are being reaped
                 try:
                     d.rmdir()

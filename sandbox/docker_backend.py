@@ -15,7 +15,7 @@ import selectors
 import socket
 import time
 
-from . import foreign, image
+from . import cgroups, foreign, image
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, proc_stat, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable, SandboxError
@@ -83,6 +83,7 @@ class DockerBackend(SessionTracker):
         self.image_tag = image_tag
         self._client = None
         self._swept = False
+        self._parent: str | None = None  # "" once known to be unavailable
 
     def client(self):
         if self._client is None:
@@ -137,11 +138,21 @@ class DockerBackend(SessionTracker):
             self.sweep_stale()
             sweep_stale_sessions()
             self._swept = True
-        return self._track(DockerSession(spec, client, self._image(spec)))
+        return self._track(DockerSession(spec, client, self._image(spec), self._cgroup_parent(client)))
+
+    def _cgroup_parent(self, client) -> str | None:
+        """`/dgm-sandboxes` (the low CPU weight every sandbox runs at) where the daemon makes
+        cgroup v1 groups itself (the cgroupfs driver); None elsewhere (systemd's driver wants
+        a slice, and v2 needs the controller delegated), where containers keep docker's weight."""
+        if self._parent is None:
+            info = client.info()
+            local = info.get("CgroupDriver") == "cgroupfs" and str(info.get("CgroupVersion")) == "1"
+            self._parent = f"/{cgroups.LOW_CPU_GROUP}" if local and cgroups.low_cpu_parent() else ""
+        return self._parent or None
 
 
 class DockerSession(Session):
-    def __init__(self, spec: SandboxSpec, client, image_tag: str):
+    def __init__(self, spec: SandboxSpec, client, image_tag: str, cgroup_parent: str | None = None):
         import docker.errors
         from docker.types import Mount as DockerMount
         from docker.types import Ulimit
@@ -170,6 +181,7 @@ class DockerSession(Session):
                 mem_limit=f"{limits.memory_mb}m",
                 memswap_limit=f"{limits.memory_mb}m",
                 pids_limit=limits.pids,
+                cgroup_parent=cgroup_parent,
                 hostname="dgm-sandbox",
                 working_dir=spec.workdir,
                 ulimits=[
