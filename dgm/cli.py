@@ -216,7 +216,7 @@ def model_install() -> None:
     help="What to ask.",
 )
 @click.option("--max-tokens", type=int, default=128, show_default=True, help="Completion length cap.")
-@click.option("--threads", type=int, default=None, help="CPU threads (default: DGM_LOCAL_THREADS, else every core).")
+@click.option("--threads", type=int, default=None, help="CPU threads (default: DGM_LOCAL_THREADS, else the cores other work leaves free).")
 def model_check(prompt: str, max_tokens: int, threads: int | None) -> None:
     """Answer one completion through the gateway with the embedded model; print the load
     time and the prompt and generation speed."""

@@ -56,6 +56,26 @@ def low_cpu_parent() -> Path | None:
     return parent
 
 
+def _low_cpuacct(make: bool) -> Path | None:
+    """v1: the `dgm-sandboxes` group of the cpuacct hierarchy, which sums every sandbox's CPU
+    time (the model's thread count leaves it out of the work it must give way to)."""
+    group = CGROUP_ROOT / "cpuacct" / LOW_CPU_GROUP
+    if make:
+        with contextlib.suppress(OSError):
+            group.mkdir(exist_ok=True)
+    return group if group.is_dir() else None
+
+
+def sandboxes_cpu_seconds() -> float | None:
+    """CPU seconds used so far by all sandboxes at the low weight (this run's and others');
+    None where they cannot be told apart (v2, no cpuacct hierarchy)."""
+    group = _low_cpuacct(make=False)
+    try:
+        return int((group / "cpuacct.usage").read_text()) / 1e9 if group else None
+    except (OSError, ValueError):
+        return None
+
+
 def _own_paths() -> dict[str, Path]:
     """This process's cgroup directory per v1 controller, or {'': dir} on a v2 host."""
     out: dict[str, Path] = {}
@@ -86,6 +106,8 @@ def _session_parents(make: bool) -> dict[str, Path]:
         hierarchies = _hierarchies()
         if hierarchies.get("cpuacct") is not None and hierarchies.get("cpuacct") == hierarchies.get("cpu"):
             parents["cpuacct"] = cpu
+        elif "cpuacct" in parents and (acct := _low_cpuacct(make)) is not None:
+            parents["cpuacct"] = acct
     return parents
 
 

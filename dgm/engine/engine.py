@@ -198,9 +198,12 @@ class Engine:
                         requeued = [j for j in archive.jobs.recover_stale(timeout_s=-1) if j.kind in ENGINE_JOBS]
                         if requeued:
                             self.progress.note(f"resuming: {len(requeued)} interrupted job(s) re-queued")
-                        archive.log_event("run_started", data={"pid": os.getpid()})
+                        # what decides the model's speed (threads, context, ...), where the upstream says
+                        settings = getattr(self.upstream, "settings", dict)()
+                        archive.log_event("run_started", data={"pid": os.getpid(), "upstream": settings})
                         self._loop(archive, gw, ctx, tasks)
-                        archive.log_event("run_stopped", data={"reason": self.state.stop_reason})
+                        settings = getattr(self.upstream, "settings", dict)()
+                        archive.log_event("run_stopped", data={"reason": self.state.stop_reason, "upstream": settings})
                     except (OSError, sqlite3.OperationalError) as exc:
                         self.executor.shutdown(cancel=True)
                         if not _disk_full(exc):

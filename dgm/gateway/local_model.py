@@ -4,8 +4,12 @@ concurrent jobs decode together (continuous batching).
 
 Offline and weak: it needs no network and no key, so a new user sees a whole run on a
 bare machine, but it cannot drive tool calls, so agents get the text protocol. Real runs
-use a real endpoint (`--fm openai`). Threads default to the machine's cores and context to
-8192 tokens per slot; DGM_LOCAL_THREADS and DGM_LOCAL_CTX override them. A reply stops
+use a real endpoint (`--fm openai`). Threads follow the cores that other work leaves
+(`cores.py`: measured at start, re-chosen while the run goes on, never more than the
+machine's), since one decoding thread whose core is taken stalls all of them; llama.cpp's
+threads sleep rather than spin between steps (POLL = 0: as fast, measured, and it leaves
+idle cores to the sandboxes). Context is 8192 tokens per slot. DGM_LOCAL_THREADS (a fixed
+count) and DGM_LOCAL_CTX override them; `settings()` is what a run records. A reply stops
 at 4096 tokens (MAX_REPLY). Calls go to the server in process; the HTTP listener llama.cpp's
 server always opens is a Unix socket in a private folder, behind a random API key, so
 nothing else on the machine can use it."""
@@ -20,9 +24,11 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from . import cores
 from .upstream import UpstreamError
 
 N_CTX = 8192  # per slot
+POLL = 0  # llama.cpp's polling level between steps (its default, 50, spins): see BENCHMARKS.md
 PASSED_ON = ("messages", "temperature", "top_p", "max_tokens", "stop", "seed")
 # The longest reply the embedded model gives, whatever the gateway's cap (16,384 by default):
 # a 1.5B model past a few thousand tokens is repeating itself, and at a few tokens a second
@@ -38,8 +44,10 @@ def request_body(request: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def machine_threads() -> int:
-    return int(os.environ.get("DGM_LOCAL_THREADS") or len(os.sched_getaffinity(0)) or 1)
+def fixed_threads() -> int | None:
+    """DGM_LOCAL_THREADS, when set: a count that does not follow the machine's load."""
+    value = os.environ.get("DGM_LOCAL_THREADS")
+    return int(value) if value else None
 
 
 class LocalUpstream:
@@ -64,22 +72,18 @@ class LocalUpstream:
             raise UpstreamError(
                 "the embedded model's runtime (xllamacpp) is not installed: run `dgm model install`", retryable=False
             ) from exc
-        self.threads, self.slots = threads or machine_threads(), max(1, slots)
+        self.slots = max(1, slots)
         self.context = int(os.environ.get("DGM_LOCAL_CTX") or N_CTX)
-        params = xllamacpp.CommonParams()
-        params.model.path = str(self.path)
-        params.n_parallel = self.slots
-        params.n_ctx = self.context * self.slots  # the server splits it between its slots
-        params.cpuparams.n_threads = self.threads
-        params.cpuparams_batch.n_threads = self.threads
-        params.warmup = False
-        params.verbosity = 0  # errors only
+        fixed = threads or fixed_threads()
+        self.other_work = 0.0
+        if fixed is None:
+            threads, self.other_work = cores.measure_threads()
+        self.threads, self.fixed = fixed or threads, fixed is not None
         self.private = tempfile.TemporaryDirectory(prefix="dgm-embedded-")  # mode 0700
-        params.hostnames = [str(Path(self.private.name) / "server.sock")]
-        params.api_keys = [secrets.token_hex(16)]
         start = time.monotonic()
-        self.server = xllamacpp.Server(params)
+        self.server = self._server(xllamacpp, self.threads)
         self.load_seconds = time.monotonic() - start
+        self.governor = cores.ThreadGovernor(self.threads, self._rebuild) if not self.fixed else None
         self.last_timings: dict[str, Any] = {}
         self.model = local_model.MODEL_NAME
         self.tool_calling = False
@@ -87,13 +91,53 @@ class LocalUpstream:
             "LOCAL embedded model: offline and weak (Qwen2.5-Coder-1.5B Q4_K_M); use a real endpoint for real runs"
         )
 
+    def _server(self, xllamacpp, threads: int):
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.path)
+        params.n_parallel = self.slots
+        params.n_ctx = self.context * self.slots  # the server splits it between its slots
+        for cpu in (params.cpuparams, params.cpuparams_batch):  # decoding, and the prompt
+            cpu.n_threads, cpu.poll = threads, POLL
+        params.warmup = False
+        params.verbosity = 0  # errors only
+        params.hostnames = [str(Path(self.private.name) / f"server-{threads}-{secrets.token_hex(4)}.sock")]
+        params.api_keys = [secrets.token_hex(16)]
+        return xllamacpp.Server(params)
+
+    def _rebuild(self, threads: int) -> None:
+        """A new server with `threads` (the governor calls it with no call in flight)."""
+        import xllamacpp
+
+        self.server = None  # the old one's threads and memory go first
+        self.server = self._server(xllamacpp, threads)
+        self.threads = threads
+
+    def settings(self) -> dict[str, Any]:
+        """What decides this upstream's speed, for the run's record."""
+        return {
+            "upstream": self.name,
+            "model": str(self.path),
+            "threads": self.threads,
+            "threads_follow_load": not self.fixed,
+            "other_work_cores": round(self.other_work, 2),
+            "poll": POLL,
+            "slots": self.slots,
+            "context_per_slot": self.context,
+            "max_reply": MAX_REPLY,
+            "thread_changes": list(self.governor.changes) if self.governor else [],  # (from, to, other work)
+        }
+
     def models(self) -> list[str]:
         return [self.model]
 
     def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         body = request_body(request)
         start = time.monotonic()
-        out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
+        if self.governor is None:
+            out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
+        else:
+            with self.governor.call():
+                out = self.server.handle_chat_completions(body)
         if isinstance(out, str):
             out = json.loads(out)
         if not isinstance(out, dict) or "choices" not in out:

@@ -66,3 +66,38 @@ def test_a_reply_of_the_embedded_model_is_capped_below_the_gateways_cap():
     assert local_model.request_body({**ask, "max_tokens": 100})["max_tokens"] == 100
     del ask["max_tokens"]
     assert local_model.request_body(ask)["max_tokens"] == local_model.DEFAULT_REPLY
+
+
+@pytest.mark.local_model
+def test_the_decoding_threads_give_way_to_other_work_between_calls(monkeypatch):
+    """Started with every core, the embedded model drops to the cores left once another
+    session keeps the others busy (one descheduled decoding thread stalls them all)."""
+    import subprocess
+    import sys
+    import time
+
+    from dgm.gateway import cores, local_model
+
+    assert CliRunner().invoke(main, ["model", "install"]).exit_code == 0
+    monkeypatch.delenv("DGM_LOCAL_THREADS", raising=False)
+    every = cores.machine_cores()
+    assert every >= 2, "this test needs a machine of 2 cores or more"
+    monkeypatch.setattr(cores, "measure_threads", lambda: (every, 0.0))  # a quiet start, whatever the machine
+    upstream = local_model.LocalUpstream(slots=1)
+    assert upstream.threads == every and upstream.settings()["threads_follow_load"]
+    upstream.governor.every_s = 1.0
+    ask = {"messages": [{"role": "user", "content": "Say yes."}], "max_tokens": 4}
+    busy = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(every - 1)
+    ]
+    try:
+        for _ in range(3):  # two windows that agree, and one to spare
+            time.sleep(1.2)
+            reply = upstream.complete(ask, 120)
+            assert reply["usage"]["completion_tokens"] > 0
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+    assert upstream.threads == 1
+    assert [change[:2] for change in upstream.settings()["thread_changes"]] == [(every, 1)]
