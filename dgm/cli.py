@@ -216,7 +216,12 @@ def model_install() -> None:
     help="What to ask.",
 )
 @click.option("--max-tokens", type=int, default=128, show_default=True, help="Completion length cap.")
-@click.option("--threads", type=int, default=None, help="CPU threads (default: DGM_LOCAL_THREADS, else the cores other work leaves free).")
+@click.option(
+    "--threads",
+    type=int,
+    default=None,
+    help="CPU threads (default: DGM_LOCAL_THREADS, else the cores other work leaves).",
+)
 def model_check(prompt: str, max_tokens: int, threads: int | None) -> None:
     """Answer one completion through the gateway with the embedded model; print the load
     time and the prompt and generation speed."""
@@ -681,14 +686,15 @@ def status(run_dir: Path, as_json: bool) -> None:
             raise click.ClickException(f"{run_dir} holds no evolution run")
         config = RunConfig.for_archive(archive)  # an archive built through the API: its own benchmark
         try:
-            tasks = task_order([t.id for t in load_suite(config.benchmark).tasks], config.seed)
+            suite_tasks = load_suite(config.benchmark).tasks
+            tasks = task_order([t.id for t in suite_tasks], config.seed, {t.id: t.difficulty for t in suite_tasks})
         except BenchmarkError:
             tasks = ()
-        result = summary(archive, config, tasks)
+        result = {**summary(archive, config, tasks), "running": running_jobs(archive)}
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
         return
-    for line in lines(result):
+    for line in [*lines(result), *running_lines(result["running"])]:
         click.echo(line)
 
 

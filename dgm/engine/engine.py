@@ -164,7 +164,7 @@ class Engine:
             suite = load_suite(cfg.benchmark)
             if not suite.tasks:
                 raise EngineError(f"benchmark {cfg.benchmark} has no tasks")
-            tasks = task_order([t.id for t in suite.tasks], cfg.seed)
+            tasks = task_order([t.id for t in suite.tasks], cfg.seed, {t.id: t.difficulty for t in suite.tasks})
             with Archive.for_run(self.run_dir, create=True) as archive:
                 archive.save_run_config(cfg.to_dict(), cfg.seed)
                 grader = Grader(self.backend, self.run_dir / "cache" / "grade")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from archive import Archive
@@ -13,10 +14,17 @@ from .cheating import RISING, cheating_rates
 from .utilities import TESTS, make_utility
 from .view import build
 
+DIFFICULTY_RANK = {"easy": 0, "medium": 1, "hard": 2}  # a task of another or no difficulty comes last
 
-def task_order(task_ids: list[str], seed: int) -> tuple[str, ...]:
+
+def task_order(task_ids: list[str], seed: int, difficulty: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The order a run evaluates its tasks in: shuffled by the run's seed and, where the suite
+    gives `difficulty`, easy first: those finish soonest, so a new run's first score (and the
+    first stage of staged evaluation) comes in minutes, not after a hard task's long agent run."""
     order = sorted(task_ids)
     random.Random(seed).shuffle(order)
+    if difficulty:
+        order.sort(key=lambda task: DIFFICULTY_RANK.get(difficulty.get(task, ""), len(DIFFICULTY_RANK)))
     return tuple(order)
 
 

@@ -22,7 +22,8 @@ def test_the_teachers_attempt_is_metered_under_its_model_and_joins_the_evidence(
         child = next(n for n in ar.nodes() if n.parent_id == 1)
         teacher = evidence_seen(ar, child.id, tmp_path)["teacher"]
         failed = {e.task_id for e in ar.evaluations(1) if not e.resolved}
-    order = task_order([t.id for t in load_suite(f"taskdir:{tasks}").tasks], 0)  # the run's (seed 0)
+    suite = load_suite(f"taskdir:{tasks}").tasks
+    order = task_order([t.id for t in suite], 0, {t.id: t.difficulty for t in suite})  # the run's (seed 0)
     first_failed = next(t for t in order if t in failed)
     assert teacher["model"] == "teacher-m" and teacher["task_id"] == first_failed
     assert teacher["resolved"] is False and teacher["trajectory"] == "teacher/trajectory.jsonl"
