@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sandbox import Backend, ExecResult, Limits, Mount, SandboxSpec, image
 
+from . import live_trajectory
+
 CODE, AGENT, EVIDENCE, REPO, TASK, OUT = "/code", "/agent", "/evidence", "/repo", "/task", "/out"
 AGENT_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
 
@@ -72,6 +74,7 @@ class Host:
     limits: Limits = Limits()
     env: Mapping[str, str] = field(default_factory=dict)
     image: str | None = None  # the task's own image (its environment); None: dgm's sandbox image
+    live: Path | None = None  # names the host folder behind /out while the agent runs (live_trajectory.py)
 
 
 def _run(
@@ -93,7 +96,7 @@ def _run(
         socket=host.access.socket,
         image=host.image,
     )
-    with host.backend.start(spec) as session:
+    with host.backend.start(spec) as session, live_trajectory.announced(host.live, session.host_dirs[OUT]):
         result = session.exec([*python, "-m", "seed_agent", *args, "--out", OUT])
         session.copy_out(back[0], dest / back[1])
         out = session.copy_out(OUT, dest / "out")

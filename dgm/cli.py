@@ -647,6 +647,7 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     everything in RUN/archive.db. Stops at the first limit reached (--max-evals,
     --max-expansions, --budget-usd, --max-hours) or when nothing is left to do. Run it
     again on the same RUN to continue after a stop or a crash."""
+    from . import stopping
     from .engine.config import ROLES
     from .engine.progress import LiveProgress, Progress
     from .engine.status import lines
@@ -656,16 +657,20 @@ def evolve(run_dir: Path, config_file: Path | None, **flags) -> None:
     flags["models"] = {role: name for role, name in roles.items() if name} or None
     logging.getLogger("dgm").setLevel(logging.INFO)
     progress = LiveProgress() if sys.stderr.isatty() else Progress()
+    evolution = None
     try:
         evolution = Evolution.prepare(run_dir, flags, config_file, progress=progress, notify=_say)
         with evolution.stop_on_signals():
             result = evolution.run()
     except ERRORS as exc:
+        if evolution is not None:  # the embedded model may still decode a stopped job's call
+            stopping.leave(evolution.engine.upstream, 1, f"Error: {exc}")
         raise click.ClickException(str(exc)) from exc
     if evolution.stopped_on_request:
         _say(f"stopped on request; resume with: dgm evolve --run {run_dir}")
     for line in lines(result):
         click.echo(line)
+    stopping.leave(evolution.engine.upstream)
 
 
 def _say(message: str) -> None:
@@ -676,8 +681,10 @@ def _say(message: str) -> None:
 @run_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def status(run_dir: Path, as_json: bool) -> None:
-    """Summary of a run: agents, evaluations, best agent, model use, jobs."""
+    """Summary of a run: agents, evaluations, best agent, model use, jobs, and the jobs
+    running now (each one's age and the model calls recorded for it so far)."""
     from .engine.config import RunConfig
+    from .engine.running import running_jobs, running_lines
     from .engine.status import lines, summary, task_order
     from .suites import BenchmarkError, load_suite
 

@@ -36,7 +36,7 @@ from .jobs import EvaluateRequest, Executor, ExpandRequest, RunEnv, WorkerLost
 from .judge import Judging
 from .node import EVIDENCE_LIMITS
 from .policies import Evaluate, Expand, InFlight
-from .progress import Progress
+from .progress import Progress, RunningJob
 from .scheduler import Scheduler
 from .status import task_order
 from .utilities import Utility, make_utility
@@ -69,14 +69,22 @@ class Running:
     token: str
     future: concurrent.futures.Future
     extra_tokens: tuple[str, ...] = ()  # e.g. the teacher's, revoked with the job's
+    started: float = field(default_factory=time.monotonic)
+
+    def shown(self) -> RunningJob:
+        """The job as the progress line shows it."""
+        action = self.action
+        what = f"node {action.parent}" if isinstance(action, Expand) else f"node {action.node} on {action.task}"
+        return RunningJob(self.job.id, self.job.kind, what, self.started)
 
 
 @dataclass
 class RunState:
-    """When the run started and, once decided, why it stops."""
+    """When the run started, once decided why it stops, and the jobs running now."""
 
     started: float = field(default_factory=time.monotonic)
     stop_reason: str | None = None
+    running: tuple[RunningJob, ...] = ()
 
 
 class Engine:
@@ -237,6 +245,7 @@ class Engine:
                     break
                 self._dispatch(archive, gw, ctx, job)
                 view = self.cache.view()
+            self.state.running = tuple(r.shown() for r in self.running.values())
             self.progress.update(view, self._flight(), gw, self.state)
             if not self.running:
                 if not self.state.stop_reason:

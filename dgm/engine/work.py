@@ -15,7 +15,7 @@ from archive.snapshots import ScannedTree, scan
 from sandbox import Backend, Limits
 from sandbox.fs import read_copied
 
-from .. import agent_exec
+from .. import agent_exec, live_trajectory
 from ..suites import Grader, Suite
 from ..suites.evaluate import Evaluation, evaluate
 from ..suites.grader import Verdict
@@ -109,6 +109,7 @@ def run_teacher(ctx: Context, job: ExpandJob) -> None:
         agent_exec.Access(ctx.socket, teacher.token),
         job.work / "teacher",
         limits=ctx.solve_limits,
+        live=job.work / live_trajectory.POINTER,
     )
     folder = job.evidence / "teacher"
     folder.mkdir(exist_ok=True)
@@ -144,7 +145,8 @@ def _short(value: Any, limit: int = 2000) -> str:
 def run_expand(ctx: Context, job: ExpandJob) -> ExpandOutcome:
     if job.teacher is not None:
         run_teacher(ctx, job)
-    host = agent_exec.Host(ctx.backend, agent_exec.Access(ctx.socket, job.token), ctx.improve_limits)
+    access = agent_exec.Access(ctx.socket, job.token)
+    host = agent_exec.Host(ctx.backend, access, ctx.improve_limits, live=job.work / live_trajectory.POINTER)
     run = agent_exec.improve(host, job.code, job.evidence, job.work / "improve")
     report = _report(run.out / "improve.json")
     diagnosis = report.get("diagnosis") if isinstance(report.get("diagnosis"), dict) else {}
@@ -232,6 +234,7 @@ def run_evaluate(ctx: Context, job: EvaluateJob) -> Judged:
         job.work,
         limits=ctx.solve_limits,
         gate=gate if gated else None,
+        live=job.work / live_trajectory.POINTER,
     )
     if first:
         review = first[0]

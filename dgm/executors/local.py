@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import shutil
 
+from .. import live_trajectory
 from ..engine import work
 from ..engine.jobs import EvaluateRequest, ExpandRequest, Request, RunEnv
 from ..engine.node import code_cache, job_dir, write_evidence
@@ -34,7 +35,8 @@ class LocalExecutor:
     def submit(self, request: Request) -> concurrent.futures.Future:
         env = self.env
         code = code_cache(env.archive, env.run_dir / "cache" / "code", request.snapshot)
-        folder = job_dir(env.run_dir / "work", f"job-{request.job_id}")
+        where = live_trajectory.job_folder(env.run_dir, request.job_id)  # where `dgm serve` looks for it
+        folder = job_dir(where.parent, where.name)
         if isinstance(request, ExpandRequest):
             write_evidence(request.evidence, folder / "evidence")
             spec = work.ExpandJob(

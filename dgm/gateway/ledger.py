@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
 from .errors import BudgetRefused, GatewayError
 from .policy import Budget
@@ -38,7 +39,9 @@ class Usage:
 class Account:
     spent: Usage = Usage()  # charged
     held: Usage = Usage()  # promised to calls in flight
-    in_flight: int = 0
+    in_flight: int = 0  # calls admitted or waiting to be
+    calls: int = 0  # calls finished (charged)
+    holds: list[Hold] = field(default_factory=list)  # the admitted calls in flight (a job's account only)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Hold:
     prompt: int  # tokens counted before sending
     completion: int  # the clamp: the most completion tokens the call may use
     usd: float
+    since: float = 0.0  # when it was admitted (monotonic seconds)
 
     @property
     def usage(self) -> Usage:
@@ -61,9 +65,10 @@ class Ledger:
         self.jobs: dict[int | None, Account] = {}
         self.settled = threading.Condition()  # guards everything here; notified when a hold ends
 
-    def add_job(self, job_id: int | None, spent: tuple[int, float]) -> None:
+    def add_job(self, job_id: int | None, spent: tuple[int, float], calls: int = 0) -> None:
+        """A job's account, opened with what its `calls` of earlier sessions cost (`spent`)."""
         with self.settled:
-            self.jobs.setdefault(job_id, Account(spent=Usage(*spent)))
+            self.jobs.setdefault(job_id, Account(spent=Usage(*spent), calls=calls))
 
     def spent(self, job_id: int | None = None, run: bool = True) -> Usage:
         with self.settled:
@@ -98,9 +103,10 @@ class Ledger:
                         job.in_flight -= 1
                         raise
                     self.settled.wait(left_s)
-            hold = Hold(job_id, prompt, completion, price.cost(prompt, completion))
+            hold = Hold(job_id, prompt, completion, price.cost(prompt, completion), time.monotonic())
             for account in (job, self.run):
                 account.held += hold.usage
+            job.holds.append(hold)
             return hold
 
     def settle(self, hold: Hold, tokens: int, usd: float) -> None:
@@ -111,7 +117,19 @@ class Ledger:
                 account.held -= hold.usage
                 account.spent += Usage(tokens, usd)
             job.in_flight -= 1
+            job.calls += 1
+            job.holds = [h for h in job.holds if h is not hold]
             self.settled.notify_all()
+
+    def accounts(self, job_ids: Iterable[int | None]) -> dict[int | None, Account]:
+        """Copies of these jobs' accounts as they are now (those it has), to read."""
+        with self.settled:
+            return {j: replace(self.jobs[j], holds=list(self.jobs[j].holds)) for j in job_ids if j in self.jobs}
+
+    def holds(self) -> list[Hold]:
+        """Every call admitted and not yet settled, of every job."""
+        with self.settled:
+            return [hold for account in self.jobs.values() for hold in account.holds]
 
 
 def _rooms(budget: Budget, spent: Usage, held: Usage, prompt: int, price: Price) -> list[tuple[str, str, int | None]]:

@@ -16,7 +16,7 @@ import socketserver
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from .daemon_pool import DaemonPool
 from .errors import BudgetRefused, GatewayError
 from .handler import Handler
 from .ledger import Ledger, Usage, charge
+from .live import RunLive, read_live
 from .policy import Budget, RetryPolicy
 from .pricing import Price, Prices
 from .upstream import Upstream, UpstreamError, request_hash
@@ -197,7 +198,8 @@ class Gateway:
             self.grants[token] = JobGrant(job_id, node_id, budget, model, role, dict(roles or {}))
         with self.archive_lock:
             spent = self.archive.fm_usage(job_id) if self.archive and job_id else (0, 0.0)
-        self.ledger.add_job(job_id, spent)
+            calls = len(self.archive.fm_calls(job_id)) if self.archive and job_id else 0
+        self.ledger.add_job(job_id, spent, calls)
         return token
 
     def revoke_token(self, token: str) -> None:
@@ -209,6 +211,11 @@ class Gateway:
     def run_usage(self) -> Usage:
         """The tokens and dollars the run has been charged, calls of earlier sessions included."""
         return self.ledger.spent()
+
+    def live(self, job_ids: Iterable[int | None] = ()) -> RunLive:
+        """What the run and the jobs `job_ids` have used so far, calls still in flight
+        included (their age and counted prompt; see `live.py`): read-only, cheap, any thread."""
+        return read_live(self.ledger, self.upstream, job_ids)
 
     def pinned_model(self) -> str:
         """The model calls go to: the configured one, else the upstream's first (asked once)."""

@@ -147,6 +147,8 @@ def make_app(watch: Watch, token: str | None = None, loopback_only: bool = True)
         Route("/api/expansion/{id:int}", api(lambda r: watch.expansion(r.path_params["id"]))),
         Route("/api/diff", api(lambda r: watch.diff(*pair(r)))),
         Route("/api/compare", api(lambda r: watch.compare(*pair(r)))),
+        Route("/api/running", api(lambda r: watch.running())),
+        Route("/api/job/{id:int}/trajectory", api(lambda r: watch.live_trajectory(r.path_params["id"]))),
     ]
     return Guard(Starlette(routes=routes), token, loopback_only)
 

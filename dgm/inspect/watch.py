@@ -22,7 +22,7 @@ from ..engine.cheating import CheatingRates, CheatRate, cheating_rates
 from ..engine.config import RunConfig
 from ..engine.evidence import bundle
 from ..engine.status import lines, summary, task_order
-from . import charts
+from . import charts, running
 from .data import InspectError, run_view
 from .pages import citation_lines, progress_series
 
@@ -213,6 +213,16 @@ class Watch:
                 for row in rows
             ],
         }
+
+    # --- jobs in flight ---------------------------------------------------------------
+    def running(self) -> dict[str, Any]:
+        """The running jobs: their age, the calls recorded for each, and whether an agent of
+        each runs now (its trajectory can be followed). Read at each call, never cached."""
+        return self._read(lambda: running.jobs(self.archive, self.run_dir))
+
+    def live_trajectory(self, job_id: int) -> dict[str, Any]:
+        """The tail of the trajectory job `job_id`'s agent is writing now (bounded)."""
+        return self._read(lambda: running.trajectory(self.archive, self.run_dir, job_id, messages))
 
     # --- one node --------------------------------------------------------------------
     def node(self, node_id: int) -> dict[str, Any]:

@@ -55,14 +55,16 @@ def evaluate(
     work: Path,
     limits: Limits = Limits(),
     gate: Callable[[str], tuple[str, str] | None] | None = None,
+    live: Path | None = None,
 ) -> Evaluation:
     """`gate`: asked with the patch before grading; a (reason, detail) it returns fails the
-    evaluation with them before any hidden test runs."""
+    evaluation with them before any hidden test runs. `live`: a file naming the agent's /out
+    folder while it runs, so that its trajectory can be followed (`dgm.live_trajectory`)."""
     start = time.monotonic()
     repo = agent_repo(grader, task, work / "base")
-    env, host = task.environment, agent_exec.Host(backend, access, limits, image=task.image)
+    env, host = task.environment, agent_exec.Host(backend, access, limits, image=task.image, live=live)
     if env is not None:  # the task's own image, at its working directory, its environment first on PATH
-        host = agent_exec.Host(backend, access, limits, {"PATH": env.path}, env.resolved_image())
+        host = agent_exec.Host(backend, access, limits, {"PATH": env.path}, env.resolved_image(), live)
     run = agent_exec.solve(
         host, code, task.agent_view(), repo, work / "agent", at=env.workdir if env else agent_exec.REPO
     )

@@ -70,7 +70,35 @@ function messagesView(messages) {
   });
 }
 
+function duration(s) {
+  if (s === null || s === undefined) return '?';
+  s = Math.max(0, Math.floor(s));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s % 3600 / 60)).padStart(2, '0')}m`;
+}
+
+// The running jobs (polled with the run): each one's age and the calls recorded for it so
+// far; a job whose agent runs now links to its trajectory, followed as it is written.
+function runningView(jobs) {
+  if (!jobs.length) return el('p', { class: 'empty' }, 'no job is running');
+  return el('ul', { class: 'running' }, jobs.map(j => el('li', {},
+    j.live ? link(`job ${j.job}`, `job=${j.job}`) : `job ${j.job}`,
+    ` ${j.kind} ${j.what} · ${duration(j.age_s)} · ${j.calls} calls recorded, ${j.tokens} tokens`,
+    j.heartbeat_s > 60 ? el('span', { class: 'error' }, ` · no heartbeat for ${duration(j.heartbeat_s)}`) : '')));
+}
+
 const views = {
+  async job(id) {
+    const j = await get(`/api/job/${encodeURIComponent(id)}/trajectory`);
+    const about = j.following
+      ? `following its agent's trajectory as it is written: the last ${j.messages.length} lines` +
+        (j.lines_not_shown || j.cut ? ` (earlier ones not shown; ${j.bytes} bytes in all)` : '')
+      : `no agent of this job is running now (the job is ${j.state}); a finished job's trajectory is on its node's page`;
+    return { body: [el('h2', {}, `job ${j.job}: ${j.kind} ${j.what}`), el('p', {}, about),
+      j.following ? messagesView(j.messages) : []] };
+  },
+
   async node(id) {
     const n = await get(`/api/node/${id}`);
     const other = el('input', { class: 'small', type: 'number', min: '1', placeholder: 'node' });
@@ -199,6 +227,15 @@ async function poll() {
         await route();
         right.scrollTop = top;
       }
+    }
+    const running = await get('/api/running');
+    $('#running').replaceChildren(runningView(running.jobs));
+    $('#running-count').textContent = `(${running.jobs.length})`;
+    if (location.hash.startsWith('#job=')) {  // a live trajectory grows: redraw it, staying at its end if there
+      const right = $('#right'), top = right.scrollTop;
+      const atEnd = top + right.clientHeight >= right.scrollHeight - 20;
+      await route();
+      right.scrollTop = atEnd ? right.scrollHeight : top;
     }
     $('#live').textContent = `live · updated ${new Date().toLocaleTimeString()}`;
     $('#live').classList.remove('stale');
