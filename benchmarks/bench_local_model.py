@@ -1,92 +1,106 @@
-"""The embedded model's speed: tokens/s at 1 and 2 threads, for 1 and 2 requests at once,
-on today's runtime (xllamacpp: llama.cpp's server, one slot per request, continuous
-batching) and, when it is installed, the old one (llama-cpp-python's `Llama` behind a lock,
-one call at a time, as dgm ran it before). Same GGUF, one short prompt, a fixed number of
-tokens out (end of text ignored), end to end.
+"""The embedded model's decoding speed, quiet and under the load a run puts beside it, for
+each thread setting: 1 thread, every core, and the default (`auto`: the cores other work
+leaves, cores.py). Same GGUF, one prompt, tokens streamed until --tokens or --seconds.
 
-    .venv/bin/python benchmarks/bench_local_model.py [--tokens 200]
+    .venv/bin/python benchmarks/bench_local_model.py [--tokens 96] [--seconds 40]
 
-Run it on a quiet machine: the figures are the machine's spare cores, nothing else. The
-last line is the aggregate tokens/s of each setting and the new/old ratio where both ran."""
+Loads (each started before the model, stopped after):
+  quiet     nothing else (run it on an otherwise idle machine);
+  busy      `python3 -c 'while True: pass'` in a session of its own, nice 0 (a job in
+            another terminal; with autogroups, niced or not makes no difference there);
+  sandbox   pytest running a CPU-bound test over and over in a bwrap sandbox, as grading does
+            (at the sandboxes' low CPU weight).
+Prints a table: tokens/s per setting and load, loaded/quiet, and how far each setting is
+below the best one under the same load."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dgm import model  # noqa: E402
+from dgm.gateway import cores  # noqa: E402
 from dgm.gateway.local_model import LocalUpstream  # noqa: E402
 
 PROMPT = "Write a Python function that returns the n-th Fibonacci number, with a docstring and a short explanation."
+BUSY = "while True: pass"
+PYTEST_LOOP = (
+    "mkdir -p /tmp/t && cd /tmp/t && printf 'def test_work():\\n    assert sum(i*i for i in range(3_000_000))\\n'"
+    " > test_w.py && while true; do python3 -m pytest -q -p no:cacheprovider test_w.py >/dev/null 2>&1; done"
+)
 
 
-def request(tokens: int) -> dict:
-    return {"messages": [{"role": "user", "content": PROMPT}], "max_tokens": tokens, "temperature": 0}
+@contextmanager
+def load(kind: str):
+    if kind == "quiet":
+        yield
+    elif kind == "busy":
+        proc = subprocess.Popen([sys.executable, "-c", BUSY], start_new_session=True)
+        try:
+            time.sleep(0.5)
+            yield
+        finally:
+            proc.kill()
+            proc.wait()
+    else:
+        from sandbox import SandboxSpec, get_backend
+
+        with get_backend("bwrap").start(SandboxSpec()) as session:
+            runner = threading.Thread(target=session.exec, args=(PYTEST_LOOP,), kwargs={"timeout": 3600}, daemon=True)
+            runner.start()
+            time.sleep(2)
+            yield
+            session.close()  # ends the loop
 
 
-def new_runtime(threads: int, jobs: int, tokens: int) -> tuple[float, float]:
-    """(load seconds, aggregate tokens/s) of `jobs` concurrent requests on xllamacpp."""
-    upstream = LocalUpstream(threads=threads, slots=jobs)
-    body = {**request(tokens), "ignore_eos": True}
-    upstream.complete(request(8), 60)  # warm-up
-    start = time.monotonic()
-    with ThreadPoolExecutor(jobs) as pool:
-        outs = list(pool.map(lambda _: upstream.server.handle_chat_completions(body), range(jobs)))
-    seconds = time.monotonic() - start
-    return upstream.load_seconds, sum(o["usage"]["completion_tokens"] for o in outs) / seconds
+def decode_rate(setting: str, tokens: int, seconds: float) -> tuple[int, float]:
+    """(threads used, decoded tokens/s) of one streamed reply."""
+    upstream = LocalUpstream(threads=None if setting == "auto" else int(setting), slots=1)
+    upstream.server.handle_chat_completions({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 2})
+    got: list[float] = []
 
+    def on_chunk(_chunk) -> bool:
+        got.append(time.monotonic())
+        return len(got) > tokens or got[-1] - got[0] > seconds  # True: stop decoding
 
-def old_runtime(threads: int, jobs: int, tokens: int) -> tuple[float, float]:
-    """The same on llama-cpp-python, one call at a time behind a lock (its Llama is not re-entrant)."""
-    from llama_cpp import Llama
-
-    start = time.monotonic()
-    llm = Llama(model_path=str(model.model_path()), n_ctx=8192, n_threads=threads, verbose=False)
-    load = time.monotonic() - start
-    lock = threading.Lock()
-
-    def one(_: int) -> int:
-        with lock:
-            out = llm.create_chat_completion(**request(tokens))
-        return out["usage"]["completion_tokens"]
-
-    one(0)  # warm-up
-    start = time.monotonic()
-    with ThreadPoolExecutor(jobs) as pool:
-        produced = sum(pool.map(one, range(jobs)))
-    return load, produced / (time.monotonic() - start)
+    body = {"messages": [{"role": "user", "content": PROMPT}], "max_tokens": tokens + 2, "temperature": 0}
+    upstream.server.handle_chat_completions({**body, "stream": True, "ignore_eos": True}, on_chunk)
+    threads = upstream.threads
+    upstream.server = None
+    return threads, (len(got) - 2) / (got[-1] - got[1])  # from the first token decoded
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tokens", type=int, default=200, help="tokens generated per request")
+    parser.add_argument("--tokens", type=int, default=96, help="tokens decoded per measurement")
+    parser.add_argument("--seconds", type=float, default=40, help="stop a measurement after this long")
+    parser.add_argument("--loads", default="quiet,busy,sandbox", help="which loads, comma-separated")
     args = parser.parse_args()
     if not model.model_path().exists():
         raise SystemExit("no model: run `dgm model install` first")
-    runtimes = {"xllamacpp": new_runtime}
-    if importlib.util.find_spec("llama_cpp") is not None:
-        runtimes["llama-cpp-python"] = old_runtime
-    figures: dict[tuple[str, int, int], float] = {}
-    for name, measure in runtimes.items():
-        for threads in (1, 2):
-            for jobs in (1, 2):
-                load, rate = measure(threads, jobs, args.tokens)
-                figures[name, threads, jobs] = rate
-                line = f"{name:17} threads={threads} jobs={jobs}: {rate:5.1f} tokens/s (load {load:.1f}s)"
-                print(line, file=sys.stderr, flush=True)
-    parts = []
-    for (name, threads, jobs), rate in figures.items():
-        old = figures.get(("llama-cpp-python", threads, jobs))
-        ratio = f" ({rate / old:.2f}x)" if old and name == "xllamacpp" else ""
-        parts.append(f"{name} {threads}t/{jobs}j {rate:.1f}{ratio}")
-    print("tokens/s: " + "; ".join(parts))
+    settings = ["1", str(cores.machine_cores()), "auto"]
+    loads = args.loads.split(",")
+    rate: dict[tuple[str, str], tuple[int, float]] = {}
+    for kind in loads:
+        with load(kind):
+            for setting in settings:
+                rate[setting, kind] = decode_rate(setting, args.tokens, args.seconds)
+                print(f"{kind:8} threads={setting:5} -> {rate[setting, kind][1]:5.1f} tokens/s", file=sys.stderr)
+    print("| threads | " + " | ".join(f"{k} tok/s" for k in loads) + " | loaded/quiet | below the best |")
+    print("|---" * (len(loads) + 3) + "|")
+    for setting in settings:
+        used = {k: f" ({rate[setting, k][0]}t)" if setting == "auto" else "" for k in loads}
+        cells = [f"{rate[setting, k][1]:.1f}{used[k]}" for k in loads]
+        ratio = " / ".join(f"{rate[setting, k][1] / rate[setting, 'quiet'][1]:.2f}" for k in loads if k != "quiet")
+        below = " / ".join(f"{1 - rate[setting, k][1] / max(rate[s, k][1] for s in settings):.0%}" for k in loads)
+        print(f"| {setting}{' (default)' if setting == 'auto' else ''} | {' | '.join(cells)} | {ratio} | {below} |")
 
 
 if __name__ == "__main__":
