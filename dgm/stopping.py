@@ -1,12 +1,20 @@
 """Ctrl-C and SIGTERM for long commands (`dgm evolve`, `dgm eval`): the first signal finishes
-the running jobs and stops, the second stops at once."""
+the running jobs and stops, the second stops at once; and the way out of a process whose
+embedded model still decodes a call no one waits for (`leave`)."""
 
 from __future__ import annotations
 
+import logging
+import os
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from sandbox.live import LIVE
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -46,3 +54,24 @@ def two_stage(request: Callable[[str, bool], None], note: Callable[[str], None])
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def leave(upstream: object, code: int = 0, message: str | None = None) -> None:
+    """End the process now if `upstream` still decodes calls in it: the embedded model after a
+    stop at once, whose calls for the jobs handed back cannot be cancelled. The interpreter's
+    exit would run the runtime's C++ static destructors under its decoding thread (a
+    segfault); `os._exit` runs no code at all, and the kernel ends every thread at once. What
+    exit would have done that matters is done first: sandboxes still open are closed, logs
+    and output flushed (the archive and the run's folders are closed and removed by then);
+    `message` goes to stderr last."""
+    decoding = getattr(upstream, "decoding", 0)
+    if not decoding:
+        return
+    log.warning("the embedded model still decodes %d call(s) of stopped jobs: exiting without them", decoding)
+    LIVE.close_all()
+    logging.shutdown()
+    if message:
+        sys.stderr.write(message + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

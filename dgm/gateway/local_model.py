@@ -17,6 +17,7 @@ nothing else on the machine can use it."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import tempfile
@@ -24,7 +25,9 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .. import tempdirs
 from . import cores
+from .in_flight import Calls
 from .upstream import UpstreamError
 
 N_CTX = 8192  # per slot
@@ -35,6 +38,8 @@ PASSED_ON = ("messages", "temperature", "top_p", "max_tokens", "stop", "seed")
 # such a reply holds a decoding slot for most of an hour, after its job is long gone.
 MAX_REPLY = 4096
 DEFAULT_REPLY = 1024  # a request that names no cap
+CLOSE_WAIT_S = 10.0  # how long close() waits for calls in flight
+log = logging.getLogger(__name__)
 
 
 def request_body(request: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +84,8 @@ class LocalUpstream:
         if fixed is None:
             threads, self.other_work = cores.measure_threads()
         self.threads, self.fixed = fixed or threads, fixed is not None
-        self.private = tempfile.TemporaryDirectory(prefix="dgm-embedded-")  # mode 0700
+        self.private = tempfile.TemporaryDirectory(prefix=tempdirs.owned_prefix(tempdirs.EMBEDDED))  # mode 0700
+        self.calls = Calls()  # in flight, for close()
         start = time.monotonic()
         self.server = self._server(xllamacpp, self.threads)
         self.load_seconds = time.monotonic() - start
@@ -130,7 +136,7 @@ class LocalUpstream:
     def models(self) -> list[str]:
         return [self.model]
 
-    def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def _complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         body = request_body(request)
         start = time.monotonic()
         if self.governor is None:
@@ -148,3 +154,55 @@ class LocalUpstream:
         out.setdefault("usage", {})["dgm_seconds"] = round(time.monotonic() - start, 3)
         self.last_timings = out.get("timings") or {}  # llama.cpp's own: prompt and generation speed
         return out
+
+    # --- closing: no native thread decodes while the process exits ----------------------
+    # Exit runs the runtime's C++ static destructors; under a thread still decoding that is a
+    # segfault (seen after a second Ctrl-C). The server's own destructor stops llama.cpp's
+    # loop thread and joins it, but only once no call holds the server: hence the count.
+    def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One completion, counted while it runs; refused once `close` has begun."""
+        with self.calls.hold():
+            out = self._complete(request, timeout)
+        if self.calls.closed and not self.calls.count:
+            self.server = None  # the last call that close() could not wait for
+        out["dgm_timing"] = timing(out)
+        return out
+
+    @property
+    def decoding(self) -> int:
+        """Calls running in llama.cpp now (after `close`: those it did not wait for)."""
+        return self.calls.count
+
+    def load(self) -> str:
+        """What this model is busy with, for the error of a call that timed out."""
+        return f"the embedded model: {self.calls.count} call(s) in flight on {self.slots} decoding slot(s)"
+
+    def close(self, wait_s: float = CLOSE_WAIT_S) -> int:
+        """Refuse new calls, wait up to `wait_s` for those in flight, then drop the server (its
+        destructor ends the decoding threads) and the private folder. Returns the calls still
+        decoding, which keep the server alive: a process that has them must not exit through
+        the interpreter's exit (`dgm.stopping.leave`). Idempotent."""
+        if self.calls.close(wait_s):
+            self.server = None
+        else:
+            log.warning("embedded model: %d call(s) still decoding after %.0fs", self.calls.count, wait_s)
+        self.private.cleanup()
+        return self.calls.count
+
+
+def timing(reply: dict[str, Any]) -> dict[str, Any]:
+    """Where a call's time went: waiting for a decoding slot (the rest of the call's time),
+    the prompt (its tokens, those reused from the slot's cache) and the reply, from
+    llama.cpp's `timings` and the call's time measured here (`usage.dgm_seconds`)."""
+    t = reply.get("timings") or {}
+    total = float((reply.get("usage") or {}).get("dgm_seconds") or 0.0)
+    prompt_s, decode_s = float(t.get("prompt_ms") or 0) / 1000, float(t.get("predicted_ms") or 0) / 1000
+    return {
+        "total_s": round(total, 2),
+        "queued_s": round(max(0.0, total - prompt_s - decode_s), 2),
+        "prompt_s": round(prompt_s, 2),
+        "prompt_tokens": t.get("prompt_n"),
+        "cached_tokens": t.get("cache_n"),
+        "decode_s": round(decode_s, 2),
+        "decoded_tokens": t.get("predicted_n"),
+    }

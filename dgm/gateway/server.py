@@ -13,7 +13,6 @@ import os
 import random
 import secrets
 import socketserver
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +22,7 @@ from typing import Any
 
 from archive import Archive
 
+from .. import tempdirs
 from . import admission, tokens
 from .connections import DEFAULT_DEADLINES, Connections, Deadlines
 from .daemon_pool import DaemonPool
@@ -105,7 +105,9 @@ class Gateway:
         self.reported: set[tuple[str, int | None]] = set()
         self.run_refused: set[int | None] = set()  # jobs the run's budget refused since the last admitted call
         self.pool = DaemonPool(max_workers=32, name="dgm-upstream")  # exit never waits for a call
-        self._dir = None if socket_path else tempfile.mkdtemp(prefix="dgm-gw-")
+        if socket_path is None:  # its own folder, named for this process; those of dead ones go first
+            tempdirs.sweep()
+        self._dir = None if socket_path else str(tempdirs.make(tempdirs.GATEWAY))
         self.socket_path = Path(socket_path) if socket_path else Path(self._dir) / "fm.sock"
         self.server: _Server | None = None
         self.closed = False
@@ -150,15 +152,21 @@ class Gateway:
     def close(self) -> None:
         """Stop serving; wait up to CLOSE_GRACE_S for calls still in flight (a job that ended
         while its model call went on), so that what they cost is recorded; then close the
-        archive. A call that ends later is logged, not recorded."""
+        archive. A call that ends later is logged, not recorded. Then the upstream is closed, if
+        it has a `close(wait_s)` (the embedded model: within what is left of the grace, its
+        calls end and its decoding threads with them, before the process exits)."""
         if self.server:
             self.server.shutdown()
             self.server.server_close()
             self.server = None
+        deadline = time.monotonic() + CLOSE_GRACE_S
         with self.idle:
             if not self.idle.wait_for(lambda: self.in_flight == 0, timeout=CLOSE_GRACE_S):
                 log.warning("gateway closing with %d model call(s) still in flight", self.in_flight)
         self.pool.shutdown(cancel_futures=True)
+        close_upstream = getattr(self.upstream, "close", None)
+        if close_upstream is not None:
+            close_upstream(max(0.0, deadline - time.monotonic()))
         self.socket_path.unlink(missing_ok=True)
         if self._dir:
             os.rmdir(self._dir)
@@ -342,7 +350,9 @@ class Gateway:
                 # work behind it, so the next try waits for this one (a long prompt and reply
                 # under load outlast one timeout, and the agent lost its task to it).
                 if getattr(self.upstream, "computes_here", False):
-                    error = UpstreamError(f"no answer within {self.retry.timeout_s * attempt:g}s", retryable=False)
+                    load = getattr(self.upstream, "load", None)  # why: e.g. calls queued for a decoding slot
+                    waited = f"no answer within {self.retry.timeout_s * attempt:g}s"
+                    error = UpstreamError(f"{waited} ({load()})" if load else waited, retryable=False)
                     if attempt >= self.retry.attempts:
                         break
                     continue

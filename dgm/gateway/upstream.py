@@ -2,7 +2,11 @@
 (the registry of upstreams is `registry.py`).
 
 An upstream takes an OpenAI chat-completions request (a dict) and returns a complete
-`chat.completion` object (a dict, with `usage`). Streaming is the gateway's business."""
+`chat.completion` object (a dict, with `usage`). Streaming is the gateway's business. One that
+computes in this process (the embedded model) also has `computes_here` (a call that timed
+out is waited for, never sent again), `load()` (what it is busy with, for a timeout's
+error), `close(wait_s)` (the gateway calls it when it closes) and `decoding` (calls still
+running after that: see `dgm.stopping.leave`)."""
 
 from __future__ import annotations
 

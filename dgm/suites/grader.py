@@ -13,11 +13,13 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox import Backend, Limits, Mount, SandboxSpec
 
+from .. import tempdirs
 from . import official
 from .harness import Reading, Run, harness_for
 from .patches import strip_tests
@@ -75,7 +77,12 @@ class Grader:
         self.backend = backend
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self.cache = Path(cache_dir or tempfile.mkdtemp(prefix="dgm-grade-"))
+        tempdirs.sweep(cache_dir)  # grading folders (and without `cache_dir`, caches) of dead processes
+        if cache_dir is None:  # a cache of its own, removed with the grader or at exit
+            self.cache = tempdirs.make(tempdirs.GRADE)
+            weakref.finalize(self, tempdirs.remove, self.cache)
+        else:
+            self.cache = Path(cache_dir)
         self.cache.mkdir(parents=True, exist_ok=True)
         self.cache.chmod(0o755)
 
@@ -146,7 +153,7 @@ class Grader:
             return self._grade_in_environment(task, kept, stripped, start)
         harness = harness_for(task)
         run = harness.prepare(task, self.base(task))
-        with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
+        with tempfile.TemporaryDirectory(prefix=tempdirs.owned_prefix(tempdirs.GRADE), dir=self.cache) as tmp:
             grade = self._inputs(task, kept, run, Path(tmp))
             spec = SandboxSpec(
                 mounts=(Mount("/repo", self.base(task), writable=True), Mount("/grade", grade)),
@@ -172,7 +179,7 @@ class Grader:
     def _grade_in_environment(self, task: Task, patch: str, stripped: list[str], start: float) -> Verdict:
         """The official route: the task's own image and eval script, judged as the official
         report judges (a skipped PASS_TO_PASS test is kept, not failed)."""
-        with tempfile.TemporaryDirectory(prefix="dgm-grade-", dir=self.cache) as tmp:
+        with tempfile.TemporaryDirectory(prefix=tempdirs.owned_prefix(tempdirs.GRADE), dir=self.cache) as tmp:
             out = official.grade(self.backend, task, self.base(task), patch, Path(tmp))
         f2p = {t: out.tests.get(t, "MISSING") for t in task.fail_to_pass}
         p2p = {t: out.tests.get(t, "MISSING") for t in task.pass_to_pass}

@@ -1,0 +1,122 @@
+"""Closing an upstream that computes in this process: the gateway closes it within its grace,
+it refuses calls from then on and waits for those in flight, and a process left with calls
+decoding ends through `stopping.leave`, which runs no exit code (the embedded model's C++
+destructors under its decoding thread were a segfault). Also what a slow embedded call's
+time was spent on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from dgm.gateway import Gateway, GatewayError, RetryPolicy, UpstreamError
+from dgm.gateway.in_flight import Calls
+from dgm.gateway.local_model import LocalUpstream, timing
+from dgm.gateway.scripted import ScriptedUpstream
+
+
+def test_calls_are_refused_once_closing_began_and_those_in_flight_are_waited_for():
+    calls, started, release = Calls(), threading.Event(), threading.Event()
+
+    def call() -> None:
+        with calls.hold():
+            started.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    started.wait(5)
+    assert calls.close(0.1) is False and calls.count == 1  # still in flight after the wait
+    with pytest.raises(UpstreamError, match="shutting down"), calls.hold():
+        pass
+    threading.Timer(0.2, release.set).start()
+    assert calls.close(5) is True and calls.count == 0
+    thread.join()
+
+
+class ClosingUpstream(ScriptedUpstream):
+    def __init__(self, script):
+        super().__init__(script)
+        self.closed_with: list[float] = []
+
+    def close(self, wait_s: float) -> int:
+        self.closed_with.append(wait_s)
+        return 0
+
+
+def test_a_gateway_closes_its_upstream_within_its_grace():
+    upstream = ClosingUpstream({"rules": [{"when": {}, "reply": {"content": "hi"}}]})
+    with Gateway(upstream):
+        pass
+    assert len(upstream.closed_with) == 1 and 9 < upstream.closed_with[0] <= 10
+
+
+class BusyUpstream(ScriptedUpstream):
+    computes_here = True
+
+    def load(self) -> str:
+        return "the embedded model: 3 call(s) in flight on 2 decoding slot(s)"
+
+
+def test_the_embedded_model_is_never_asked_twice_and_a_timeout_says_what_it_was_busy_with(tmp_path):
+    """A call that timed out is still decoding there: a retry would queue behind it (the
+    waits are covered on the test double in test_admission.py, which sets the same flag).
+    The error the agent gets, and the archive keeps, says how busy the model was."""
+    assert LocalUpstream.computes_here is True
+    hang = {"rules": [{"when": {}, "reply": {"fault": "hang", "seconds": 2}}]}
+    retry = RetryPolicy(attempts=2, base_s=0.01, max_s=0.05, timeout_s=0.3)
+    with Gateway(BusyUpstream(hang), tmp_path / "archive.db", retry=retry) as gateway:
+        grant = gateway.grant(gateway.issue_token())
+        with pytest.raises(GatewayError, match=r"no answer within 0.6s \(the embedded model: 3 call\(s\) in flight"):
+            gateway.complete(grant, {"messages": [{"role": "user", "content": "hi"}]})
+        assert gateway.upstream.calls == 1
+        ((error,),) = gateway.archive.db.execute("SELECT error FROM fm_calls").fetchall()
+        assert "2 decoding slot(s)" in error
+
+
+LEAVE = """
+import atexit, sys
+from dgm import stopping
+
+class Busy:
+    decoding = int(sys.argv[1])
+
+atexit.register(lambda: print("exit hooks ran", flush=True))
+stopping.leave(Busy(), 3, "Error: stopped")
+print("went on", flush=True)
+"""
+
+
+def test_leave_ends_a_process_with_calls_decoding_at_once_and_one_without_not_at_all():
+    gone = subprocess.run([sys.executable, "-c", LEAVE, "1"], capture_output=True, text=True, timeout=60)
+    assert (gone.returncode, gone.stdout) == (3, "")
+    assert gone.stderr.rstrip().endswith("Error: stopped") and "still decodes 1 call" in gone.stderr
+    stays = subprocess.run([sys.executable, "-c", LEAVE, "0"], capture_output=True, text=True, timeout=60)
+    assert (stays.returncode, stays.stdout) == (0, "went on\nexit hooks ran\n")
+
+
+def test_a_slow_embedded_calls_time_is_split_into_waiting_prompt_and_reply():
+    reply = {
+        "usage": {"dgm_seconds": 95.0},
+        "timings": {"prompt_n": 10570, "prompt_ms": 60000.0, "cache_n": 12, "predicted_n": 80, "predicted_ms": 5000.0},
+    }
+    assert timing(reply) == {
+        "total_s": 95.0,
+        "queued_s": 30.0,
+        "prompt_s": 60.0,
+        "prompt_tokens": 10570,
+        "cached_tokens": 12,
+        "decode_s": 5.0,
+        "decoded_tokens": 80,
+    }
+    assert timing({})["total_s"] == 0.0
+
+
+def test_closing_waits_for_the_grace_only_while_calls_are_in_flight():
+    calls = Calls()
+    start = time.monotonic()
+    assert calls.close(10) is True and time.monotonic() - start < 1
