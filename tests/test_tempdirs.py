@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +20,13 @@ from sandbox import get_backend
 
 
 @pytest.fixture
-def temp(tmp_path, monkeypatch):
-    """A temp directory of the test's own, so that nothing outside it is swept."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    return tmp_path
+def temp(monkeypatch):
+    """A temp directory of the test's own, so that nothing outside it is swept; short, since a
+    gateway's socket goes in it (pytest's own tmp_path under xdist is past a socket path's 108)."""
+    folder = Path(tempfile.mkdtemp(prefix="dgm-t-", dir="/tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def dead_owner() -> tuple[int, int]:

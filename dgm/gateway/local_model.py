@@ -16,10 +16,12 @@ nothing else on the machine can use it."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import os
 import secrets
+import socket
 import tempfile
 import time
 from pathlib import Path
@@ -106,8 +108,9 @@ class LocalUpstream:
             cpu.n_threads, cpu.poll = threads, POLL
         params.warmup = False
         params.verbosity = 0  # errors only
-        params.hostnames = [str(Path(self.private.name) / f"server-{threads}-{secrets.token_hex(4)}.sock")]
-        params.api_keys = [secrets.token_hex(16)]
+        self._socket = str(Path(self.private.name) / f"server-{threads}-{secrets.token_hex(4)}.sock")
+        self._key = secrets.token_hex(16)
+        params.hostnames, params.api_keys = [self._socket], [self._key]
         return xllamacpp.Server(params)
 
     def _rebuild(self, threads: int) -> None:
@@ -135,6 +138,19 @@ class LocalUpstream:
 
     def models(self) -> list[str]:
         return [self.model]
+
+    def decoded_tokens(self) -> int | None:
+        """Completion tokens decoded so far by the calls in flight (llama.cpp's /slots, on the
+        server's private socket), for live progress; None when it cannot tell."""
+        connection = _UnixHTTP(self._socket)
+        try:
+            connection.request("GET", "/slots", headers={"Authorization": f"Bearer {self._key}"})
+            slots = json.loads(connection.getresponse().read())
+            return sum(int(s["next_token"][0]["n_decoded"]) for s in slots if s.get("is_processing"))
+        except (OSError, ValueError, KeyError, IndexError, TypeError, http.client.HTTPException):
+            return None
+        finally:
+            connection.close()
 
     def _complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         body = request_body(request)
@@ -206,3 +222,16 @@ def timing(reply: dict[str, Any]) -> dict[str, Any]:
         "decode_s": round(decode_s, 2),
         "decoded_tokens": t.get("predicted_n"),
     }
+
+
+class _UnixHTTP(http.client.HTTPConnection):
+    """HTTP to the embedded server's Unix socket (a second's patience: it is read for a status line)."""
+
+    def __init__(self, path: str):
+        super().__init__("localhost", timeout=1.0)
+        self.path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path)

@@ -14,7 +14,7 @@ from archive import Archive, ArchiveError
 from .. import agent_source
 from ..cli_common import backend_option, open_archive, repos_option, run_option
 from ..engine.final import RULES
-from ..stopping import StopRequest, two_stage
+from ..stopping import StopRequest, leave, two_stage
 from . import export as export_mod
 from . import pages, tree
 from .data import InspectError, RunData, collect
@@ -288,6 +288,7 @@ def eval_cmd(
             f"go on with: {' '.join(again)}",
             err=True,
         )
+    leave(upstream)  # the embedded model still decoding a stopped task's call: exit without the C++ destructors
 
 
 @click.command("report")

@@ -101,3 +101,25 @@ def test_the_decoding_threads_give_way_to_other_work_between_calls(monkeypatch):
             proc.wait()
     assert upstream.threads == 1
     assert [change[:2] for change in upstream.settings()["thread_changes"]] == [(every, 1)]
+
+
+@pytest.mark.local_model
+def test_the_tokens_a_call_has_decoded_so_far_are_read_while_it_runs():
+    import threading
+    import time
+
+    from dgm.gateway.local_model import LocalUpstream
+
+    assert CliRunner().invoke(main, ["model", "install"]).exit_code == 0
+    upstream = LocalUpstream(threads=1, slots=1)
+    assert upstream.decoded_tokens() == 0  # nothing in flight
+    ask = {"messages": [{"role": "user", "content": "Count from 1 to 100."}], "max_tokens": 40}
+    call = threading.Thread(target=upstream.complete, args=(ask, 300))
+    call.start()
+    seen = []
+    while call.is_alive():
+        seen.append(upstream.decoded_tokens())
+        time.sleep(0.1)
+    call.join()
+    assert None not in seen and 0 < max(seen) <= 40, seen
+    assert upstream.decoded_tokens() == 0
