@@ -2,10 +2,13 @@
 the counters that tell which limit a command hit (OOM kills, refused forks, CPU time).
 
 The CPU weight: every sandbox's CPU group sits under one parent, `dgm-sandboxes`, at the top
-of the cpu hierarchy with the least weight there is (v1 `cpu.shares` 2, v2 `cpu.weight` 1,
-against 1024 and 100 for anything else), so a test suite in a sandbox runs on the cycles the
-model server and the rest of the machine leave, and never stalls decoding (llama.cpp's
-threads meet at a spinning barrier every step: one of them descheduled stalls them all).
+of the cpu hierarchy at an eighth of a process's weight (v1 `cpu.shares` 128, v2 `cpu.weight`
+12, against 1024 and 100), so a test suite in a sandbox takes a ninth of a core the model
+decodes on, not half (llama.cpp's threads meet at a spinning barrier every step: one of
+them descheduled stalls them all). Measured (BENCHMARKS.md): 2 threads beside pytest in a
+sandbox decode at 29.2 tokens/s at shares 2, 26.8 at 128, 15.3 at 256, 5.4 at 512 (29.1
+quiet); but at 2 a sandbox starves behind any busy process (1 s test runs passed their 60 s
+timeout beside the model and a busy loop), so 128: decoding keeps 0.92x, and tests run.
 Docker's containers are put under the same parent (`cgroup_parent`).
 
 cgroup v1 (one hierarchy per controller) and v2 (unified) are both handled. Creating a
@@ -27,8 +30,8 @@ log = logging.getLogger(__name__)
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
 LOW_CPU_GROUP = "dgm-sandboxes"  # the parent of every sandbox's CPU group
-LOW_SHARES = 2  # cgroup v1 cpu.shares: the least (a process at nice 0 weighs 1024)
-LOW_WEIGHT = 1  # cgroup v2 cpu.weight: the least (the default is 100)
+LOW_SHARES = 128  # cgroup v1 cpu.shares: an eighth of a process at nice 0 (1024)
+LOW_WEIGHT = 12  # cgroup v2 cpu.weight: the same eighth of the default (100)
 
 
 def _hierarchies() -> dict[str, str]:
@@ -42,7 +45,7 @@ def _hierarchies() -> dict[str, str]:
 
 def low_cpu_parent() -> Path | None:
     """The v1 `dgm-sandboxes` group of the cpu hierarchy, made if missing and set to the
-    least weight; None where it cannot be (no cpu hierarchy, no write access, a v2 host:
+    low weight; None where it cannot be (no cpu hierarchy, no write access, a v2 host:
     there the weight is set on each session's own group)."""
     parent = CGROUP_ROOT / "cpu" / LOW_CPU_GROUP
     if not (CGROUP_ROOT / "cpu" / "cpu.shares").exists():

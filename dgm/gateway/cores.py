@@ -1,5 +1,5 @@
 """How many cores the embedded model can decode on: the machine's, less those other work keeps
-busy. Sandboxes do not count against it: they run at the least CPU weight
+busy. Sandboxes do not count against it: they run at a low CPU weight
 (`sandbox.cgroups`) and give their cores up the moment the model wants them.
 
 Why it matters: llama.cpp's threads meet at a spinning barrier at every step, so a thread

@@ -1,4 +1,4 @@
-"""Sandboxes run at the least CPU weight (cgroups: `dgm-sandboxes`, shares 2 against 1024),
+"""Sandboxes run at a low CPU weight (cgroups: `dgm-sandboxes`, shares 128 against 1024),
 so a test suite in a sandbox never takes a core from the embedded model's decoding threads."""
 
 from __future__ import annotations
