@@ -73,7 +73,7 @@ def decode_rate(setting: str, tokens: int, seconds: float) -> tuple[int, float]:
     body = {"messages": [{"role": "user", "content": PROMPT}], "max_tokens": tokens + 2, "temperature": 0}
     upstream.server.handle_chat_completions({**body, "stream": True, "ignore_eos": True}, on_chunk)
     threads = upstream.threads
-    upstream.server = None
+    upstream.close()  # the server and its threads go before the next setting loads
     return threads, (len(got) - 2) / (got[-1] - got[1])  # from the first token decoded
 
 
