@@ -140,6 +140,13 @@ def fm_usage(db: sqlite_utils.Database, job_id: int | None = None) -> tuple[int,
     return int(tokens), float(usd)
 
 
+def fm_call_count(db: sqlite_utils.Database, job_id: int | None = None) -> int:
+    """Model calls made so far, by one job or by the whole run."""
+    if job_id is None:
+        return db.execute("SELECT count(*) FROM fm_calls").fetchone()[0]
+    return db.execute("SELECT count(*) FROM fm_calls WHERE job_id = ?", [job_id]).fetchone()[0]
+
+
 def log_event(
     db: sqlite_utils.Database,
     now: float,

@@ -263,6 +263,10 @@ class Archive:
         """(tokens, dollars) spent on model calls, by one job or by the whole run."""
         return results.fm_usage(self.db, job_id)
 
+    def fm_call_count(self, job_id: int | None = None) -> int:
+        """Model calls made so far, by one job or by the whole run."""
+        return results.fm_call_count(self.db, job_id)
+
     def log_event(
         self, kind: str, node_id: int | None = None, job_id: int | None = None, data: dict[str, Any] | None = None
     ) -> None:

@@ -76,7 +76,7 @@ def summary(archive: Archive, config, tasks: tuple[str, ...], stop_reason: str |
         "best": best,
         "tokens": tokens,
         "usd": round(usd, 4),
-        "fm_calls": len(archive.fm_calls()),
+        "fm_calls": archive.fm_call_count(),
         "fm_errors": len(archive.events("fm_error")),
         "fm_retried": archive.db.execute("SELECT count(*) FROM fm_calls WHERE attempts > 1").fetchone()[0],
         "spend": spend_by_model(archive),

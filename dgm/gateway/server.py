@@ -206,7 +206,7 @@ class Gateway:
             self.grants[token] = JobGrant(job_id, node_id, budget, model, role, dict(roles or {}))
         with self.archive_lock:
             spent = self.archive.fm_usage(job_id) if self.archive and job_id else (0, 0.0)
-            calls = len(self.archive.fm_calls(job_id)) if self.archive and job_id else 0
+            calls = self.archive.fm_call_count(job_id) if self.archive and job_id else 0
         self.ledger.add_job(job_id, spent, calls)
         return token
 

@@ -75,3 +75,17 @@ def test_reading_the_figures_of_unknown_jobs_changes_nothing():
     with Gateway(Blocking(HELLO)) as gw:
         live = gw.live([99, None])
         assert live.jobs == {} and live.calls_in_flight == 0 and gw.ledger.jobs == {}
+
+
+def test_a_job_given_a_new_token_starts_from_the_calls_it_made_before(tmp_path):
+    with Gateway(Blocking(HELLO), tmp_path / "archive.db") as gw:
+        first, other = (gw.archive.jobs.enqueue("evaluate", {"task": t}).id for t in ("t1", "t2"))
+        for job_id, calls in ((first, 3), (other, 1)):
+            for _ in range(calls):
+                gw.archive.add_fm_call(
+                    job_id=job_id, request_hash="h", model="m", prompt_tokens=10, completion_tokens=4
+                )
+        gw.issue_token(first)
+        figures = gw.live([first]).jobs[first]
+        assert figures.calls == 3 and figures.spent.tokens == 42
+        assert gw.archive.fm_call_count() == 4 and gw.archive.fm_call_count(other) == 1
