@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml scripts/bootstrap.sh scripts/system-packages.txt
 	scripts/bootstrap.sh $(VENV) $(PY)
 	@touch $@
 
-evolve: $(STAMP) sandbox  ## evolve agents on the built-in dev split into $(RUN) (resumes if it exists)
+evolve: $(STAMP)  ## evolve agents on the built-in dev split into $(RUN) (resumes if it exists)
+	scripts/sandbox-up.sh $(VENV)
 	$(VENV)/bin/dgm evolve --run $(RUN) --fm auto --benchmark builtin:dev $(EVOLVE_ARGS)
 
 test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
@@ -28,8 +29,8 @@ test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 serve: $(STAMP)  ## watch a run in the browser: make serve RUN=runs/default (read-only; 127.0.0.1:8765)
 	$(VENV)/bin/dgm serve --run $(RUN) $(SERVE_ARGS)
 
-sandbox: $(STAMP)  ## start dockerd and build the sandbox image/rootfs if missing (root)
-	scripts/sandbox-up.sh $(VENV)
+sandbox: $(STAMP)  ## start dockerd and build the sandbox images if missing: the base and polyglot (root)
+	scripts/sandbox-up.sh $(VENV) polyglot
 
 local-model: $(STAMP)  ## install the embedded model (a prebuilt runtime and a 1.1 GB download)
 	$(VENV)/bin/dgm model install

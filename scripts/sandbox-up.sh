@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Bring up what the sandboxes need: a docker daemon (started here when root and none
 # answers) and the sandbox image + rootfs (built offline once, reused after).
-# Usage: scripts/sandbox-up.sh VENV_DIR
+# Usage: scripts/sandbox-up.sh VENV_DIR [VARIANT...]
+# `make evolve` needs the base image only (the built-in suite); `make test` and `make sandbox`
+# also build the polyglot variant (its toolchains take minutes, once).
 set -euo pipefail
-venv=${1:?usage: sandbox-up.sh VENV_DIR}
+venv=${1:?usage: sandbox-up.sh VENV_DIR [VARIANT...]}
+shift
 log() { printf 'sandbox-up: %s\n' "$*" >&2; }
 
 if [ "$(id -u)" != 0 ]; then
@@ -22,5 +25,8 @@ if ! docker info >/dev/null 2>&1; then
 fi
 
 "$venv/bin/dgm" sandbox build --offline
-# The toolchains of Aider's polyglot benchmark (C++, Go, Java, JavaScript, Rust): once, then reused.
-"$venv/bin/dgm" sandbox build --variant polyglot
+# Variants, e.g. polyglot: the toolchains of Aider's polyglot benchmark (C++, Go, Java,
+# JavaScript, Rust). Built once, then reused.
+for variant in "$@"; do
+    "$venv/bin/dgm" sandbox build --variant "$variant"
+done

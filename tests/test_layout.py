@@ -76,3 +76,14 @@ def test_no_two_packages_import_each_other():
     graph = package_graph()
     assert ("dgm.executors", "dgm.engine") in graph.edges  # executors implement the engine's job protocol
     assert sorted(nx.simple_cycles(graph)) == []
+
+
+def test_make_evolve_brings_up_the_base_sandbox_only_and_make_test_the_polyglot_variant_too():
+    """A new user's first result should not wait minutes for toolchains the built-in suite
+    never runs; the tests run them (dry runs: `make -n`)."""
+    commands = {
+        target: subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        for target in ("evolve", "test")
+    }
+    assert "scripts/sandbox-up.sh .venv\n" in commands["evolve"] and "polyglot" not in commands["evolve"]
+    assert "scripts/sandbox-up.sh .venv polyglot\n" in commands["test"]
