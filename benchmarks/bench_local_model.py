@@ -1,6 +1,6 @@
 """The embedded model's decoding speed, quiet and under the load a run puts beside it, for
-each thread setting: 1 thread, every core, and the default (`auto`: the cores other work
-leaves, cores.py). Same GGUF, one prompt, tokens streamed until --tokens or --seconds.
+each thread setting: 1 thread, every core, and the default (`auto`: the cores this process
+gets, cores.py). Same GGUF, one prompt, tokens streamed until --tokens or --seconds.
 
     .venv/bin/python benchmarks/bench_local_model.py [--tokens 96] [--seconds 40]
 
@@ -8,6 +8,8 @@ Loads (each started before the model, stopped after):
   quiet     nothing else (run it on an otherwise idle machine);
   busy      `python3 -c 'while True: pass'` in a session of its own, nice 0 (a job in
             another terminal; with autogroups, niced or not makes no difference there);
+  niced     the same loop at nice 19 in this session (a niced job started beside the run:
+            it yields, so every core is the model's);
   sandbox   pytest running a CPU-bound test over and over in a bwrap sandbox, as grading does
             (at the sandboxes' low CPU weight).
 Prints a table: tokens/s per setting and load, loaded/quiet, and how far each setting is
@@ -16,6 +18,7 @@ below the best one under the same load."""
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import threading
@@ -41,8 +44,9 @@ PYTEST_LOOP = (
 def load(kind: str):
     if kind == "quiet":
         yield
-    elif kind == "busy":
-        proc = subprocess.Popen([sys.executable, "-c", BUSY], start_new_session=True)
+    elif kind in ("busy", "niced"):
+        how = {"start_new_session": True} if kind == "busy" else {"preexec_fn": lambda: os.nice(19)}
+        proc = subprocess.Popen([sys.executable, "-c", BUSY], **how)
         try:
             time.sleep(0.5)
             yield
@@ -81,7 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tokens", type=int, default=96, help="tokens decoded per measurement")
     parser.add_argument("--seconds", type=float, default=40, help="stop a measurement after this long")
-    parser.add_argument("--loads", default="quiet,busy,sandbox", help="which loads, comma-separated")
+    parser.add_argument("--loads", default="quiet,busy,niced,sandbox", help="which loads, comma-separated")
     args = parser.parse_args()
     if not model.model_path().exists():
         raise SystemExit("no model: run `dgm model install` first")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 # The agent's tool call that fixes the built-in task text-slug-separators (runs of spaces
@@ -86,3 +89,24 @@ def trajectory(evaluation) -> list[dict]:
 
 def first_tool_output(evaluation) -> str:
     return next(m["content"] for m in trajectory(evaluation) if m["role"] == "tool")
+
+
+@contextmanager
+def call_in_flight(calls) -> Iterator[threading.Event]:
+    """A call held in flight on `calls` (`dgm.gateway.in_flight.Calls`) by another thread from
+    entry until the block ends, the event it yields is set, or 5 s have passed."""
+    started, release = threading.Event(), threading.Event()
+
+    def call() -> None:
+        with calls.hold():
+            started.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    assert started.wait(5)
+    try:
+        yield release
+    finally:
+        release.set()
+        thread.join()

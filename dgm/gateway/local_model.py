@@ -4,11 +4,11 @@ concurrent jobs decode together (continuous batching).
 
 Offline and weak: it needs no network and no key, so a new user sees a whole run on a
 bare machine, but it cannot drive tool calls, so agents get the text protocol. Real runs
-use a real endpoint (`--fm openai`). Threads follow the cores that other work leaves
-(`cores.py`: measured at start, re-chosen while the run goes on, never more than the
-machine's), since one decoding thread whose core is taken stalls all of them; llama.cpp's
-threads sleep rather than spin between steps (POLL = 0: as fast, measured, and it leaves
-idle cores to the sandboxes). Context is 8192 tokens per slot. DGM_LOCAL_THREADS (a fixed
+use a real endpoint (`--fm openai`). Threads are the cores this process gets (`cores.py`:
+every core while nothing else is busy, else as many as a probe gets; measured at start,
+re-chosen while the run goes on), since one decoding thread whose core is taken stalls
+all; llama.cpp's threads sleep rather than spin between steps (POLL = 0: as fast,
+measured, and it leaves idle cores to the sandboxes). Context is 8192 tokens per slot. DGM_LOCAL_THREADS (a fixed
 count) and DGM_LOCAL_CTX override them; `settings()` is what a run records. A reply stops
 at 4096 tokens (MAX_REPLY). Calls go to the server in process; the HTTP listener llama.cpp's
 server always opens is a Unix socket in a private folder, behind a random API key, so
@@ -82,16 +82,14 @@ class LocalUpstream:
         self.slots = max(1, slots)
         self.context = int(os.environ.get("DGM_LOCAL_CTX") or N_CTX)
         fixed = threads or fixed_threads()
-        self.other_work = 0.0
-        if fixed is None:
-            threads, self.other_work = cores.measure_threads()
-        self.threads, self.fixed = fixed or threads, fixed is not None
+        self.chosen = None if fixed else cores.measure_threads()
+        self.threads, self.fixed = fixed or self.chosen.threads, fixed is not None
         self.private = tempfile.TemporaryDirectory(prefix=tempdirs.owned_prefix(tempdirs.EMBEDDED))  # mode 0700
-        self.calls = Calls()  # in flight, for close()
         start = time.monotonic()
         self.server = self._server(xllamacpp, self.threads)
         self.load_seconds = time.monotonic() - start
         self.governor = cores.ThreadGovernor(self.threads, self._rebuild) if not self.fixed else None
+        self.calls = Calls(on_idle=self.governor.check if self.governor else None)  # in flight, for close()
         self.last_timings: dict[str, Any] = {}
         self.model = local_model.MODEL_NAME
         self.tool_calling = False
@@ -128,12 +126,13 @@ class LocalUpstream:
             "model": str(self.path),
             "threads": self.threads,
             "threads_follow_load": not self.fixed,
-            "other_work_cores": round(self.other_work, 2),
+            "other_work_cores": self.chosen.other if self.chosen else None,  # at the start
+            "available_cores": self.chosen.available if self.chosen else None,  # probed where others were busy
             "poll": POLL,
             "slots": self.slots,
             "context_per_slot": self.context,
             "max_reply": MAX_REPLY,
-            "thread_changes": list(self.governor.changes) if self.governor else [],  # (from, to, other work)
+            "thread_changes": list(self.governor.changes) if self.governor else [],  # (from, to, other, available)
         }
 
     def models(self) -> list[str]:
@@ -155,11 +154,7 @@ class LocalUpstream:
     def _complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         body = request_body(request)
         start = time.monotonic()
-        if self.governor is None:
-            out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
-        else:
-            with self.governor.call():
-                out = self.server.handle_chat_completions(body)
+        out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
         if isinstance(out, str):
             out = json.loads(out)
         if not isinstance(out, dict) or "choices" not in out:

@@ -17,25 +17,17 @@ from dgm.gateway import Gateway, GatewayError, RetryPolicy, UpstreamError
 from dgm.gateway.in_flight import Calls
 from dgm.gateway.local_model import LocalUpstream, timing
 from dgm.gateway.scripted import ScriptedUpstream
+from tests.helpers import call_in_flight
 
 
 def test_calls_are_refused_once_closing_began_and_those_in_flight_are_waited_for():
-    calls, started, release = Calls(), threading.Event(), threading.Event()
-
-    def call() -> None:
-        with calls.hold():
-            started.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=call)
-    thread.start()
-    started.wait(5)
-    assert calls.close(0.1) is False and calls.count == 1  # still in flight after the wait
-    with pytest.raises(UpstreamError, match="shutting down"), calls.hold():
-        pass
-    threading.Timer(0.2, release.set).start()
-    assert calls.close(5) is True and calls.count == 0
-    thread.join()
+    calls = Calls()
+    with call_in_flight(calls) as release:
+        assert calls.close(0.1) is False and calls.count == 1  # still in flight after the wait
+        with pytest.raises(UpstreamError, match="shutting down"), calls.hold():
+            pass
+        threading.Timer(0.2, release.set).start()
+        assert calls.close(5) is True and calls.count == 0
 
 
 class ClosingUpstream(ScriptedUpstream):

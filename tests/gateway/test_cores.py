@@ -1,22 +1,29 @@
-"""The embedded model's decoding threads follow the cores other work leaves it."""
+"""The embedded model's decoding threads follow the cores this process gets: every core while
+nothing else is busy, else as many as a probe gets (busy work may yield, or hold its share)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
-import threading
-import time
+import textwrap
+from pathlib import Path
 
 from dgm.gateway import cores
-from dgm.gateway.cores import Sample, ThreadGovernor, decode_threads, other_work
+from dgm.gateway.cores import Sample, ThreadGovernor, choose, other_work, threads_for
+from dgm.gateway.in_flight import Calls
+from tests.helpers import call_in_flight
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_threads_are_the_cores_other_work_leaves():
-    assert decode_threads(0.0, cores=2) == 2
-    assert decode_threads(0.2, cores=2) == 2  # a little background noise keeps both
-    assert decode_threads(1.0, cores=2) == 1
-    assert decode_threads(0.9, cores=4) == 3
-    assert decode_threads(7.5, cores=4) == 1  # never none
+def test_threads_are_the_cores_available():
+    assert threads_for(2.0, cores=2) == 2
+    assert threads_for(1.8, cores=2) == 2  # a little background noise keeps both
+    assert threads_for(1.0, cores=2) == 1
+    assert threads_for(3.1, cores=4) == 3
+    assert threads_for(0.2, cores=4) == 1  # never none
+    assert threads_for(9.0, cores=4) == 4  # never more than the machine's
 
 
 def test_this_process_and_the_sandboxes_are_not_other_work():
@@ -25,16 +32,59 @@ def test_this_process_and_the_sandboxes_are_not_other_work():
     assert other_work(before, after) == 0.5
 
 
-def test_a_busy_process_elsewhere_is_measured():
+class Probe:
+    """A probe that reports what a test sets, and counts how often it was asked."""
+
+    def __init__(self, available: float) -> None:
+        self.available, self.asked = available, 0
+
+    def __call__(self, threads: int) -> float:
+        self.asked += 1
+        return min(self.available, threads)
+
+
+def test_the_probe_runs_only_when_other_work_is_there_and_decides_then():
+    quiet = Probe(2.0)
+    assert choose(0.1, cores=2, probe=quiet) == cores.Choice(2, 0.1, None) and quiet.asked == 0
+    yielding = Probe(1.95)  # busy work that gives way (niced, in this session)
+    assert choose(1.0, cores=2, probe=yielding).threads == 2 and yielding.asked == 1
+    holding = Probe(1.0)  # busy work that keeps its share (another session's)
+    assert choose(1.0, cores=2, probe=holding) == cores.Choice(1, 1.0, 1.0)
+
+
+def test_a_busy_process_elsewhere_is_measured_and_keeps_its_core():
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
     try:
-        time.sleep(0.3)
-        threads, other = cores.measure_threads(1.0)
+        choice = cores.measure_threads(1.0)
     finally:
         busy.kill()
         busy.wait()
-    assert other >= 0.7, other
-    assert threads <= max(1, cores.machine_cores() - 1)
+    assert choice.other >= 0.7, choice
+    assert choice.threads <= max(1, cores.machine_cores() - 1), choice
+
+
+def probe_beside(competitor: str) -> float:
+    """What `available_cores(1)` gets on one CPU that `competitor` (a busy loop started
+    with these Popen keyword arguments) shares, in a process of its own."""
+    code = f"""
+        import os, subprocess, sys, time
+        from dgm.gateway import cores
+        os.sched_setaffinity(0, {{min(os.sched_getaffinity(0))}})
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"], {competitor})
+        time.sleep(0.3)
+        try:
+            print(cores.available_cores(1, 1.0))
+        finally:
+            busy.kill()
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    return float(out.stdout)
+
+
+def test_the_probe_gets_half_a_core_beside_an_equal_busy_loop():
+    assert probe_beside("start_new_session=True") < 0.65
 
 
 class Clock:
@@ -51,67 +101,66 @@ class Clock:
         return Sample(self.at, self.busy, 0.0, 0.0)
 
 
-def governor(clock: Clock, threads: int = 2):
+def governor(clock: Clock, probe: Probe, threads: int = 2) -> tuple[ThreadGovernor, list[int], Calls]:
     rebuilt: list[int] = []
-    return ThreadGovernor(threads, rebuilt.append, every_s=10, sampler=clock, cores=2), rebuilt
+    gov = ThreadGovernor(threads, rebuilt.append, every_s=10, sampler=clock, probe=probe, cores=2)
+    return gov, rebuilt, Calls(on_idle=gov.check)
 
 
-def run_call(gov: ThreadGovernor) -> None:
-    with gov.call():
+def run_call(calls: Calls) -> None:
+    with calls.hold():
         pass
 
 
-def test_the_count_changes_only_when_two_windows_agree():
-    clock = Clock()
-    gov, rebuilt = governor(clock)
+def test_the_count_changes_only_when_two_measurements_agree():
+    clock, probe = Clock(), Probe(1.0)
+    gov, rebuilt, calls = governor(clock, probe)
     clock.advance(11, other=1.0)
-    run_call(gov)
+    run_call(calls)
     assert rebuilt == []  # one window: a burst, perhaps
     clock.advance(11, other=1.0)
-    run_call(gov)
+    run_call(calls)
     assert rebuilt == [1] and gov.threads == 1
     clock.advance(11, other=0.0)
-    run_call(gov)
+    run_call(calls)
     clock.advance(11, other=1.0)  # the other work came back: no change
-    run_call(gov)
+    run_call(calls)
     clock.advance(11, other=0.0)
-    run_call(gov)
+    run_call(calls)
     assert rebuilt == [1]
     clock.advance(11, other=0.0)
-    run_call(gov)
-    assert rebuilt == [1, 2] and gov.changes == [(2, 1, 1.0), (1, 2, 0.0)]
+    run_call(calls)
+    assert rebuilt == [1, 2] and gov.changes == [(2, 1, 1.0, 1.0), (1, 2, 0.0, None)]
+
+
+def test_busy_work_that_yields_keeps_every_thread():
+    clock, probe = Clock(), Probe(1.9)
+    gov, rebuilt, calls = governor(clock, probe)
+    for _ in range(4):
+        clock.advance(11, other=1.0)
+        run_call(calls)
+    assert rebuilt == [] and gov.threads == 2 and probe.asked == 4
 
 
 def test_windows_shorter_than_the_period_are_not_judged():
-    clock = Clock()
-    gov, rebuilt = governor(clock)
+    clock, probe = Clock(), Probe(0.5)
+    gov, rebuilt, calls = governor(clock, probe)
     for _ in range(5):
         clock.advance(3, other=2.0)
-        run_call(gov)
-    assert rebuilt == []  # 15 s: one window only
+        run_call(calls)
+    assert rebuilt == [] and probe.asked == 1  # 15 s: one window only
 
 
 def test_the_server_is_never_rebuilt_under_a_call_in_flight():
-    clock = Clock()
-    gov, rebuilt = governor(clock)
-    entered, leave = threading.Event(), threading.Event()
-
-    def long_call() -> None:
-        with gov.call():
-            entered.set()
-            leave.wait(5)
-
-    worker = threading.Thread(target=long_call)
-    worker.start()
-    entered.wait(5)
-    for _ in range(3):
-        clock.advance(11, other=1.0)
-        run_call(gov)  # calls overlap the long one: no check
-    assert rebuilt == []
-    leave.set()
-    worker.join()
+    clock, probe = Clock(), Probe(1.0)
+    gov, rebuilt, calls = governor(clock, probe)
+    with call_in_flight(calls):
+        for _ in range(3):
+            clock.advance(11, other=1.0)
+            run_call(calls)  # calls overlap the long one: no check
+        assert rebuilt == [] and probe.asked == 0
     clock.advance(11, other=1.0)
-    run_call(gov)
+    run_call(calls)
     clock.advance(11, other=1.0)
-    run_call(gov)
+    run_call(calls)
     assert rebuilt == [1]

@@ -82,7 +82,7 @@ def test_the_decoding_threads_give_way_to_other_work_between_calls(monkeypatch):
     monkeypatch.delenv("DGM_LOCAL_THREADS", raising=False)
     every = cores.machine_cores()
     assert every >= 2, "this test needs a machine of 2 cores or more"
-    monkeypatch.setattr(cores, "measure_threads", lambda: (every, 0.0))  # a quiet start, whatever the machine
+    monkeypatch.setattr(cores, "measure_threads", lambda: cores.Choice(every, 0.0, None))  # a quiet start
     upstream = local_model.LocalUpstream(slots=1)
     assert upstream.threads == every and upstream.settings()["threads_follow_load"]
     upstream.governor.every_s = 1.0
