@@ -1,5 +1,6 @@
 """Where the model decodes on this machine, a new run's first evaluation runs alone, so the
-first score is not slowed by a second job sharing the model's cores; then every worker runs."""
+first score is not slowed by a second job sharing the model's cores; then as many jobs run
+at once as the model has decoding threads, up to the run's workers."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ def test_the_first_evaluation_runs_alone_when_the_model_computes_here(engine_env
     assert first[0] == "evaluate"
     assert all(other[1] >= first[2] for other in jobs[1:]), jobs  # nothing started before it ended
     assert overlapping(jobs[1:]), jobs  # after it, two at once
+
+
+def test_a_model_decoding_on_one_thread_gets_one_job_at_a_time(engine_env, tmp_path, monkeypatch, bwrap):
+    tasks, script = engine_env
+    monkeypatch.setattr(ScriptedUpstream, "computes_here", True, raising=False)
+    monkeypatch.setattr(ScriptedUpstream, "threads", 1, raising=False)
+    run = tmp_path / "run"
+    evolve_ok(run, tasks, script, "--workers", "2", "--max-evals", "4", "--backend", "bwrap")
+    jobs = spans(run)
+    assert len(jobs) >= 4 and not overlapping(jobs), jobs
 
 
 def test_an_upstream_elsewhere_gets_every_worker_from_the_start(engine_env, tmp_path, bwrap):
