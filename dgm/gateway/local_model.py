@@ -24,11 +24,12 @@ import secrets
 import socket
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .. import tempdirs
-from . import cores
+from . import cores, streamed
 from .in_flight import Calls
 from .upstream import UpstreamError
 
@@ -64,6 +65,7 @@ class LocalUpstream:
     free: ClassVar[bool] = True  # the embedded model runs here
     sized_by_workers: ClassVar[bool] = True  # make_upstream gives it one slot per worker
     computes_here: ClassVar[bool] = True  # a call that timed out is still decoding: the gateway does not retry it
+    cancellable: ClassVar[bool] = True  # complete(..., abandoned=): decoding stops once its caller is gone
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None, slots: int = 1):
         from dgm import model as local_model
@@ -151,10 +153,13 @@ class LocalUpstream:
         finally:
             connection.close()
 
-    def _complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def _complete(self, request: dict[str, Any], abandoned: Callable[[], bool] | None) -> dict[str, Any]:
         body = request_body(request)
         start = time.monotonic()
-        out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
+        if abandoned is None:
+            out = self.server.handle_chat_completions(body)  # thread-safe; waits for a free slot
+        else:
+            out = streamed.complete(self.server, body, abandoned)
         if isinstance(out, str):
             out = json.loads(out)
         if not isinstance(out, dict) or "choices" not in out:
@@ -170,10 +175,13 @@ class LocalUpstream:
     # Exit runs the runtime's C++ static destructors; under a thread still decoding that is a
     # segfault (seen after a second Ctrl-C). The server's own destructor stops llama.cpp's
     # loop thread and joins it, but only once no call holds the server: hence the count.
-    def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """One completion, counted while it runs; refused once `close` has begun."""
+    def complete(
+        self, request: dict[str, Any], timeout: float, abandoned: Callable[[], bool] | None = None
+    ) -> dict[str, Any]:
+        """One completion, counted while it runs; refused once `close` has begun. Decoding
+        stops once `abandoned()` is true (`streamed.py`); `timeout` is the gateway's to keep."""
         with self.calls.hold():
-            out = self._complete(request, timeout)
+            out = self._complete(request, abandoned)
         if self.calls.closed and not self.calls.count:
             self.server = None  # the last call that close() could not wait for
         out["dgm_timing"] = timing(out)

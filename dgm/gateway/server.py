@@ -7,6 +7,7 @@ and answers streaming requests as server-sent events (the HTTP side is `handler.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import json
 import logging
 import os
@@ -53,7 +54,8 @@ class JobGrant:
     """What a token stands for. `model`: the model its calls go to (None: the gateway's);
     `role`: what the job is (solve, improve), recorded with each call; `roles`: other roles
     the job may ask for by name as its request's model, and their models (None: the
-    gateway's), e.g. an improve job's {"diagnose": "a-stronger-model"}."""
+    gateway's), e.g. an improve job's {"diagnose": "a-stronger-model"}. `ended` is set when
+    the token is revoked (its job is over): calls still decoding for it stop."""
 
     job_id: int | None
     node_id: int | None
@@ -61,6 +63,7 @@ class JobGrant:
     model: str | None = None
     role: str | None = None
     roles: Mapping[str, str | None] = field(default_factory=dict)
+    ended: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
 
 class Gateway:
@@ -212,7 +215,9 @@ class Gateway:
 
     def revoke_token(self, token: str) -> None:
         with self.lock:
-            self.grants.pop(token, None)
+            grant = self.grants.pop(token, None)
+        if grant is not None:
+            grant.ended.set()
 
     # --- pins and prices -------------------------------------------------------------
     @property
@@ -317,7 +322,7 @@ class Gateway:
         request = admission.with_completion_cap(request, hold.completion)
         reply, error, attempts, start = None, None, 0, time.monotonic()
         try:
-            reply, error, attempts = self._call(request)
+            reply, error, attempts = self._call(request, grant.ended)
         finally:
             usage = (reply or {}).get("usage") or {}
             pt, ct = charge(usage if isinstance(usage, dict) else {}, hold, tokens.exact(model)) if reply else (0, 0)
@@ -325,13 +330,29 @@ class Gateway:
             self.ledger.settle(hold, pt + ct, cost)
         return self._record(grant, role, request, reply, error, attempts, time.monotonic() - start, (pt, ct, cost))
 
-    def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
-        """The upstream's reply (or the last error) after up to `retry.attempts` tries."""
+    def _call(
+        self, request: dict[str, Any], job_ended: threading.Event
+    ) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
+        """The upstream's reply (or the last error) after up to `retry.attempts` tries. An
+        upstream that can stop a call midway (`cancellable`) stops it once the job ended or
+        this gives up on it, so that no slot decodes for no one."""
+        given_up = threading.Event()
+        try:
+            return self._tries(request, lambda: job_ended.is_set() or given_up.is_set())
+        finally:
+            given_up.set()
+
+    def _tries(
+        self, request: dict[str, Any], abandoned: Callable[[], bool]
+    ) -> tuple[dict[str, Any] | None, UpstreamError | None, int]:
+        call = self.upstream.complete
+        if getattr(self.upstream, "cancellable", False):
+            call = functools.partial(call, abandoned=abandoned)
         reply, error, attempt, future = None, None, 0, None
         while True:
             attempt += 1
             if future is None:  # else: the call on this machine that timed out, waited on again
-                future = self.pool.submit(self.upstream.complete, request, self.retry.timeout_s)
+                future = self.pool.submit(call, request, self.retry.timeout_s)
             try:
                 reply, error = future.result(timeout=self.retry.timeout_s), None
                 size = len(json.dumps(reply))

@@ -57,6 +57,10 @@ class Upstream(Protocol):
 
     def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]: ...
 
+    # Optional, as class flags: `computes_here` (the call runs on this machine: a timed-out
+    # call is waited on, not sent again) and `cancellable` (complete() also takes
+    # `abandoned`, a callable that turns true once no one waits for the reply).
+
 
 def request_hash(request: dict[str, Any]) -> str:
     key = {k: request[k] for k in ANSWER_FIELDS if k in request}

@@ -112,3 +112,47 @@ def test_closing_waits_for_the_grace_only_while_calls_are_in_flight():
     calls = Calls()
     start = time.monotonic()
     assert calls.close(10) is True and time.monotonic() - start < 1
+
+
+class Abandonable(ScriptedUpstream):
+    """The scripted upstream as one that can stop a call midway (`cancellable`): its call
+    'decodes' until the gateway says no one waits for it, and records how long that took."""
+
+    computes_here = cancellable = True
+
+    def __init__(self, script):
+        super().__init__(script)
+        self.entered, self.stopped_after = threading.Event(), []
+
+    def complete(self, request, timeout, abandoned=None):
+        assert abandoned is not None  # the gateway passes it to an upstream that takes it
+        self.entered.set()
+        start = time.monotonic()
+        while not abandoned() and time.monotonic() - start < 10:
+            time.sleep(0.01)
+        self.stopped_after.append(time.monotonic() - start)
+        raise UpstreamError("abandoned by its caller", retryable=False)
+
+
+def test_a_call_still_decoding_stops_when_its_job_ends(tmp_path):
+    upstream = Abandonable({"rules": []})
+    with Gateway(upstream, tmp_path / "archive.db", retry=RetryPolicy(attempts=1, timeout_s=30)) as gateway:
+        token = gateway.issue_token()
+        threading.Timer(0.3, gateway.revoke_token, args=(token,)).start()  # the job is over
+        with pytest.raises(GatewayError, match="abandoned"):
+            gateway.complete(gateway.grant(token), {"messages": [{"role": "user", "content": "hi"}]})
+    (after,) = upstream.stopped_after
+    assert 0.25 < after < 5
+
+
+def test_a_call_the_gateway_gave_up_on_stops_decoding(tmp_path):
+    upstream = Abandonable({"rules": []})
+    retry = RetryPolicy(attempts=2, base_s=0.01, max_s=0.05, timeout_s=0.2)
+    with Gateway(upstream, tmp_path / "archive.db", retry=retry) as gateway:
+        with pytest.raises(GatewayError, match="no answer within 0.4s"):
+            gateway.complete(gateway.grant(gateway.issue_token()), {"messages": [{"role": "user", "content": "hi"}]})
+        deadline = time.monotonic() + 5
+        while not upstream.stopped_after and time.monotonic() < deadline:
+            time.sleep(0.01)
+    (after,) = upstream.stopped_after
+    assert 0.35 < after < 5

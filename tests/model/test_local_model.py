@@ -123,3 +123,35 @@ def test_the_tokens_a_call_has_decoded_so_far_are_read_while_it_runs():
     call.join()
     assert None not in seen and 0 < max(seen) <= 40, seen
     assert upstream.decoded_tokens() == 0
+
+
+@pytest.mark.local_model
+def test_a_call_no_one_waits_for_stops_decoding_and_frees_its_slot():
+    """The gateway passes `abandoned` (its job ended, or it gave up waiting): decoding stops
+    at the next token instead of running to the reply's cap, and the slot answers the next
+    call. A call no one abandons is streamed too, and comes back whole."""
+    import threading
+    import time
+
+    from dgm.gateway.local_model import LocalUpstream
+    from dgm.gateway.upstream import UpstreamError
+
+    assert CliRunner().invoke(main, ["model", "install"]).exit_code == 0
+    upstream = LocalUpstream(threads=1, slots=1)
+    long = {"messages": [{"role": "user", "content": "Count from 1 to 1000, one number per line."}], "max_tokens": 3000}
+    gone = threading.Event()
+    threading.Timer(2.0, gone.set).start()
+    start = time.monotonic()
+    with pytest.raises(UpstreamError, match=r"abandoned by its caller after \d+ tokens"):
+        upstream.complete(long, 600, abandoned=gone.is_set)
+    assert time.monotonic() - start < 60  # 3000 tokens would take minutes
+    assert upstream.decoding == 0
+    while upstream.decoded_tokens() and time.monotonic() - start < 60:  # llama.cpp drops the task in its loop
+        time.sleep(0.05)
+    assert upstream.decoded_tokens() == 0
+    reply = upstream.complete(
+        {"messages": [{"role": "user", "content": "Say yes."}], "max_tokens": 4}, 120, lambda: False
+    )
+    assert reply["choices"][0]["message"]["content"] and reply["usage"]["completion_tokens"] > 0
+    assert reply["dgm_timing"]["decoded_tokens"] == reply["usage"]["completion_tokens"]
+    upstream.close()
