@@ -157,11 +157,15 @@ class Gateway:
         while its model call went on), so that what they cost is recorded; then close the
         archive. A call that ends later is logged, not recorded. Then the upstream is closed, if
         it has a `close(wait_s)` (the embedded model: within what is left of the grace, its
-        calls end and its decoding threads with them, before the process exits)."""
+        calls end and its decoding threads with them, before the process exits). Every job
+        counts as ended from here: an upstream that can stop a call midway stops them all."""
         if self.server:
             self.server.shutdown()
             self.server.server_close()
             self.server = None
+        with self.lock:
+            for grant in self.grants.values():
+                grant.ended.set()
         deadline = time.monotonic() + CLOSE_GRACE_S
         with self.idle:
             if not self.idle.wait_for(lambda: self.in_flight == 0, timeout=CLOSE_GRACE_S):

@@ -156,3 +156,16 @@ def test_a_call_the_gateway_gave_up_on_stops_decoding(tmp_path):
             time.sleep(0.01)
     (after,) = upstream.stopped_after
     assert 0.35 < after < 5
+
+
+def test_closing_the_gateway_stops_the_calls_still_decoding(tmp_path):
+    upstream = Abandonable({"rules": []})
+    gateway = Gateway(upstream, tmp_path / "archive.db", retry=RetryPolicy(attempts=1, timeout_s=30)).start()
+    grant = gateway.grant(gateway.issue_token())
+    call = threading.Thread(target=lambda: pytest.raises(GatewayError, gateway.complete, grant, {"messages": []}))
+    call.start()
+    assert upstream.entered.wait(5)
+    start = time.monotonic()
+    gateway.close()
+    call.join(5)
+    assert time.monotonic() - start < 5 and len(upstream.stopped_after) == 1  # not the 10 s grace
