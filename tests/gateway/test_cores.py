@@ -87,6 +87,14 @@ def test_the_probe_gets_half_a_core_beside_an_equal_busy_loop():
     assert probe_beside("start_new_session=True") < 0.65
 
 
+def test_a_niced_busy_loop_in_this_session_yields_to_the_probe():
+    """Against the same loop not niced: nice 19 weighs 15 against 1024, so the probe gets
+    nearly the whole core (about 2x; compared, not absolute, since other tests share it)."""
+    equal = probe_beside("")
+    niced = probe_beside("preexec_fn=lambda: os.nice(19)")
+    assert niced > 1.25 * equal, (niced, equal)
+
+
 class Clock:
     """Samples a test sets: (seconds, other work in cores since the last one)."""
 
