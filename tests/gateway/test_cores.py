@@ -120,42 +120,39 @@ def run_call(calls: Calls) -> None:
         pass
 
 
+def calls_every(clock: Clock, calls: Calls, seconds: float, other: float, times: int = 1) -> None:
+    """`times` calls, each `seconds` after the last, with `other` cores of other work between."""
+    for _ in range(times):
+        clock.advance(seconds, other=other)
+        run_call(calls)
+
+
 def test_the_count_changes_only_when_two_measurements_agree():
     clock, probe = Clock(), Probe(1.0)
     gov, rebuilt, calls = governor(clock, probe)
-    clock.advance(11, other=1.0)
-    run_call(calls)
+    calls_every(clock, calls, 11, other=1.0)
     assert rebuilt == []  # one window: a burst, perhaps
-    clock.advance(11, other=1.0)
-    run_call(calls)
+    calls_every(clock, calls, 11, other=1.0)
     assert rebuilt == [1] and gov.threads == 1
-    clock.advance(11, other=0.0)
-    run_call(calls)
-    clock.advance(11, other=1.0)  # the other work came back: no change
-    run_call(calls)
-    clock.advance(11, other=0.0)
-    run_call(calls)
+    calls_every(clock, calls, 11, other=0.0)
+    calls_every(clock, calls, 11, other=1.0)  # the other work came back: no change
+    calls_every(clock, calls, 11, other=0.0)
     assert rebuilt == [1]
-    clock.advance(11, other=0.0)
-    run_call(calls)
+    calls_every(clock, calls, 11, other=0.0)
     assert rebuilt == [1, 2] and gov.changes == [(2, 1, 1.0, 1.0), (1, 2, 0.0, None)]
 
 
 def test_busy_work_that_yields_keeps_every_thread():
     clock, probe = Clock(), Probe(1.9)
     gov, rebuilt, calls = governor(clock, probe)
-    for _ in range(4):
-        clock.advance(11, other=1.0)
-        run_call(calls)
+    calls_every(clock, calls, 11, other=1.0, times=4)
     assert rebuilt == [] and gov.threads == 2 and probe.asked == 4
 
 
 def test_windows_shorter_than_the_period_are_not_judged():
     clock, probe = Clock(), Probe(0.5)
     gov, rebuilt, calls = governor(clock, probe)
-    for _ in range(5):
-        clock.advance(3, other=2.0)
-        run_call(calls)
+    calls_every(clock, calls, 3, other=2.0, times=5)
     assert rebuilt == [] and probe.asked == 1  # 15 s: one window only
 
 
@@ -163,12 +160,7 @@ def test_the_server_is_never_rebuilt_under_a_call_in_flight():
     clock, probe = Clock(), Probe(1.0)
     gov, rebuilt, calls = governor(clock, probe)
     with call_in_flight(calls):
-        for _ in range(3):
-            clock.advance(11, other=1.0)
-            run_call(calls)  # calls overlap the long one: no check
+        calls_every(clock, calls, 11, other=1.0, times=3)  # calls overlap the long one: no check
         assert rebuilt == [] and probe.asked == 0
-    clock.advance(11, other=1.0)
-    run_call(calls)
-    clock.advance(11, other=1.0)
-    run_call(calls)
+    calls_every(clock, calls, 11, other=1.0, times=2)
     assert rebuilt == [1]
