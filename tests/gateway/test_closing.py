@@ -169,3 +169,22 @@ def test_closing_the_gateway_stops_the_calls_still_decoding(tmp_path):
     gateway.close()
     call.join(5)
     assert time.monotonic() - start < 5 and len(upstream.stopped_after) == 1  # not the 10 s grace
+
+
+def test_a_job_ending_stops_only_its_own_calls(tmp_path):
+    """A job cannot cut another's call short: revoking one token (or an agent's own job
+    ending) leaves the other job's call decoding."""
+    upstream = Abandonable({"rules": []})
+    with Gateway(upstream, tmp_path / "archive.db", retry=RetryPolicy(attempts=1, timeout_s=30)) as gateway:
+        mine, other = gateway.issue_token(), gateway.issue_token()
+        call = threading.Thread(
+            target=lambda: pytest.raises(GatewayError, gateway.complete, gateway.grant(other), {"messages": []})
+        )
+        call.start()
+        assert upstream.entered.wait(5)
+        gateway.revoke_token(mine)
+        time.sleep(0.5)
+        assert upstream.stopped_after == []  # still decoding for its own job
+        gateway.revoke_token(other)
+        call.join(5)
+    assert len(upstream.stopped_after) == 1 and upstream.stopped_after[0] >= 0.5
