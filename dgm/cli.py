@@ -405,31 +405,90 @@ def bench_env() -> None:
     help="Folder of local clones (owner__name, owner/name or name), with each row's base commit.",
 )
 @click.option("--only", multiple=True, metavar="ID", help="Build only these instances (repeatable).")
-@click.option("--force", is_flag=True, help="Rebuild images that are already present.")
-def bench_env_build(instances: Path, repos: Path, only: tuple[str, ...], force: bool) -> None:
+@click.option(
+    "--force", is_flag=True, help="Rebuild instance images that are already present (their environments are reused)."
+)
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Instances built at once.")
+@click.option(
+    "--strict", is_flag=True, help="Exit 1 when any instance cannot be built (by default: only when none was)."
+)
+def bench_env_build(
+    instances: Path, repos: Path, only: tuple[str, ...], force: bool, workers: int, strict: bool
+) -> None:
     """Build, without any container registry, an equivalent of each SWE-bench row's official
-    image: Debian's Python of the spec's version, wheels downloaded on the host and installed
-    with no network, the repository at its base commit in /testbed. Instances that cannot be
-    built offline are listed with the reason (and never graded elsewhere). Needs root."""
+    image, in layers as the official harness has them: a Debian base with the spec's Python,
+    an environment per repository and version (the spec's installs, shared by its
+    instances), and a thin layer per instance (the repository at its base commit, the
+    project installed). Wheels are downloaded on the host and installed with no network.
+    Instances that cannot be built are listed with the reason (and never graded elsewhere);
+    the exit status is 0 when at least one image is present at the end. Needs root."""
     from .suites import BenchmarkError
-    from .suites.swebench import envbuild
+    from .suites.swebench import envbatch, pull
 
-    built, refused = 0, []
+    def done(outcome, tally) -> None:
+        eta = f" | ETA {_duration(tally.eta_s)}" if tally.done < tally.total else ""
+        if outcome.image is None:
+            state = f"cannot {outcome.instance_id}: {outcome.reason}"
+        else:
+            how = "present" if outcome.already else f"built in {_duration(outcome.seconds)}"
+            state = f"{how:>14} {outcome.instance_id}: {outcome.image}"
+        click.echo(f"[{tally.done}/{tally.total}] {state}{eta}")
+
+    click.echo(f"building {instances}, {workers} at a time; {pull.free_bytes() / 2**30:.1f} GiB free on docker's disk")
     try:
-        for iid, name, why in envbuild.build_rows(
-            instances, repos, lambda m: click.echo(f"  {m}", err=True), only, force
-        ):
-            if name:
-                built += 1
-                click.echo(f"built  {iid}: {name}")
-            else:
-                refused.append(iid)
-                click.echo(f"cannot {iid}: {why}")
+        outcomes = envbatch.build_rows(
+            instances, repos, lambda m: click.echo(f"  {m}", err=True), done, only, force, workers
+        )
+        present = [o.image for o in outcomes if o.image]
+        disk = envbatch.disk_report(present)
     except BenchmarkError as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(f"{built} built, {len(refused)} cannot be built offline")
-    if refused:
+    refused = [o for o in outcomes if o.image is None]
+    new = sum(1 for o in outcomes if o.image and not o.already)
+    click.echo(
+        f"{len(present)} of {len(outcomes)} images present ({new} built now, {len(present) - new} before), "
+        f"{len(refused)} cannot be built" + (f": {', '.join(o.instance_id for o in refused)}" if refused else "")
+    )
+    if disk:
+        click.echo("disk:\n" + "\n".join(disk) + f"\n  {pull.free_bytes() / 2**30:.1f} GiB free")
+    if not present or (strict and refused):
         raise SystemExit(1)
+
+
+@bench_env.command("prune")
+@click.argument("keep", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="[FILE]...")
+@click.option("--all", "remove_all", is_flag=True, help="Keep nothing: remove every image `env build` made.")
+@click.option("--dry-run", is_flag=True, help="List what would be removed; remove nothing.")
+def bench_env_prune(keep: tuple[Path, ...], remove_all: bool, dry_run: bool) -> None:
+    """Remove the images `dgm bench env build` made that none of the suites FILE... needs:
+    instance images of rows in no FILE, then environments and bases no instance left
+    stands on, and dgm's caches of images that are gone. Images pulled from a registry are
+    never touched."""
+    from sandbox import SandboxError, foreign
+
+    from .suites import BenchmarkError
+    from .suites.loaders.swebench import environment, read_rows
+    from .suites.swebench import envlayers
+    from .suites.task import Environment
+
+    if not keep and not remove_all:
+        raise click.UsageError("name the suites whose images to keep (FILE...), or pass --all to remove them all")
+    try:
+        names = set()
+        for path in keep:
+            for row in read_rows(path):
+                iid = row["instance_id"]
+                env = environment(row) or Environment(f"swebench/sweb.eval.x86_64.{iid.lower()}:latest")
+                names.add(env.offline_image)
+        gone = envlayers.prune(foreign.client(), names, dry_run)
+    except (BenchmarkError, SandboxError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    for item in gone:
+        click.echo(
+            f"{'would remove' if dry_run else 'removed'} {item.kind:11} {item.name} ({item.own_bytes / 1e6:.0f} MB)"
+        )
+    freed = sum(item.own_bytes for item in gone) / 1e6
+    click.echo(f"{len(gone)} images {'would be ' if dry_run else ''}removed, {freed:.0f} MB")
 
 
 def _parse_prices(ctx, param, values: tuple[str, ...]) -> dict[str, tuple[float, float]] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,14 +19,19 @@ from . import foreign, image, runner, variant
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, sessions_root, smoke_test, sweep_stale_sessions
 from .cgroups import CgroupSet
 from .errors import BackendUnavailable
+from .layers import Layers
 from .spec import SOCKET_PATH, ExecResult, SandboxSpec
 
 UID_BASE = 200_000  # host uids for sessions when run as root: UID_BASE + slot
 UID_SLOTS = 4096
 SKIP_TOP = {"proc", "dev", "sys", "tmp", "run", image.COMPLETE_MARKER}
 
-# Runs as root on the host: joins the session cgroups, then becomes the session's uid.
-_ENTER = 'for f in $DGM_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
+# Runs as root on the host: mounts an image's layers (in a mount namespace of its own, so
+# the mount ends with the command), joins the session cgroups, then becomes the session's uid.
+_ENTER = (
+    'if [ -n "$DGM_ROOT_MOUNT" ]; then eval "$DGM_ROOT_MOUNT" || exit 125; fi; '
+    'for f in $DGM_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
+)
 
 
 class BwrapBackend(SessionTracker):
@@ -37,7 +43,7 @@ class BwrapBackend(SessionTracker):
         self.rootfs = Path(rootfs) if rootfs else None
         self._swept = False
 
-    def _rootfs(self, spec: SandboxSpec) -> Path:
+    def _rootfs(self, spec: SandboxSpec) -> Path | Layers:
         if spec.image:
             return variant.rootfs(spec.image) or foreign.rootfs(spec.image)
         return self.rootfs or image.rootfs_dir()
@@ -58,7 +64,7 @@ class BwrapBackend(SessionTracker):
         if shutil.which("bwrap") is None:
             raise BackendUnavailable("bubblewrap is not installed: apt-get install -y bubblewrap")
         rootfs = self._rootfs(spec)
-        if not image.rootfs_ready(rootfs):
+        if isinstance(rootfs, Path) and not image.rootfs_ready(rootfs):
             raise BackendUnavailable(f"no sandbox rootfs at {rootfs}: run `dgm sandbox build --offline` as root")
         if not self._swept:
             sweep_stale_sessions()
@@ -88,8 +94,9 @@ class _UidSlot:
 
 
 class BwrapSession(Session):
-    def __init__(self, spec: SandboxSpec, rootfs: Path):
-        self.rootfs = rootfs
+    def __init__(self, spec: SandboxSpec, rootfs: Path | Layers):
+        self.layers = rootfs if isinstance(rootfs, Layers) else None
+        self.rootfs = rootfs if isinstance(rootfs, Path) else Path()
         self.slot = _UidSlot() if os.geteuid() == 0 else None
         owner = (self.slot.uid, self.slot.uid) if self.slot else None
         try:
@@ -100,6 +107,9 @@ class BwrapSession(Session):
             self.socket = Path(spec.socket) if spec.socket else None
             if self.slot:
                 self._expose_read_only_sources()
+            if self.layers is not None:  # mounted for each command (see _ENTER)
+                self.rootfs = self.scratch.root / "image"
+                self.rootfs.mkdir(mode=0o755)
         except BaseException:
             if hasattr(self, "scratch"):
                 self.close()  # removes what was made so far and releases the uid
@@ -138,14 +148,11 @@ class BwrapSession(Session):
             "--tmpfs",
             "/",
         ]
-        for entry in sorted(os.listdir(self.rootfs)):
-            if entry in SKIP_TOP:
-                continue
-            path = self.rootfs / entry
-            if path.is_symlink():
-                args += ["--symlink", os.readlink(path), f"/{entry}"]
-            elif path.is_dir():
-                args += ["--ro-bind", str(path), f"/{entry}"]
+        for entry, target in self._top_entries():
+            if target is not None:
+                args += ["--symlink", target, f"/{entry}"]
+            else:
+                args += ["--ro-bind", str(self.rootfs / entry), f"/{entry}"]
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(self.scratch.tmp), "/tmp"]
         for mount in self.spec.mounts:
             args += ["--bind" if mount.writable else "--ro-bind", str(self.host_dirs[mount.target]), mount.target]
@@ -155,6 +162,30 @@ class BwrapSession(Session):
         for key, value in sorted(env.items()):
             args += ["--setenv", key, value]
         return args + ["--"]
+
+    def _top_entries(self) -> list[tuple[str, str | None]]:
+        """The root's top-level folders and symlinks (a symlink's target, or None)."""
+        if self.layers is not None:
+            found = self.layers.top_entries()
+        else:
+            found = {}
+            for entry in os.listdir(self.rootfs):
+                path = self.rootfs / entry
+                if path.is_symlink():
+                    found[entry] = os.readlink(path)
+                elif path.is_dir():
+                    found[entry] = None
+        return [(name, target) for name, target in sorted(found.items()) if name not in SKIP_TOP]
+
+    def _root_mount(self) -> str:
+        """The shell command that mounts the image's layers at self.rootfs (read-only)."""
+        if self.layers is None:
+            return ""
+        target = str(self.rootfs)
+        if self.layers.single is not None:  # a one-layer image: its folder is the whole root
+            bind = ["mount", "--bind", str(self.layers.single), target]
+            return f"{shlex.join(bind)} && {shlex.join(['mount', '-o', 'remount,bind,ro', target])}"
+        return shlex.join(self.layers.mount_command(self.rootfs))
 
     def _exec(
         self, argv: list[str], timeout: float, stdin: bytes | None, env: dict[str, str], workdir: str
@@ -181,9 +212,12 @@ class BwrapSession(Session):
                 "--clear-groups",
                 "--",
             ]
-        if self.cgroup:
-            host_env["DGM_CGROUP_PROCS"] = " ".join(str(p) for p in self.cgroup.procs_files())
+        if self.cgroup or self.layers is not None:
+            host_env["DGM_CGROUP_PROCS"] = " ".join(str(p) for p in self.cgroup.procs_files()) if self.cgroup else ""
+            host_env["DGM_ROOT_MOUNT"] = self._root_mount()
             prefix = ["/bin/sh", "-c", _ENTER, "sh", *prefix]
+            if self.layers is not None:
+                prefix = ["unshare", "--mount", "--propagation", "private", *prefix]
         # bwrap reads its arguments from a pipe, so the environment (the job's gateway token)
         # never shows in the host's process list.
         read_end, write_end = os.pipe()

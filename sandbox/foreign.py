@@ -1,7 +1,8 @@
 """Images dgm did not build (a benchmark's per-task environments, such as SWE-bench's
-`swebench/sweb.eval.x86_64.<id>` images): docker runs them as they are; bwrap runs their
-exported filesystem, unpacked once per image id; a folder inside one (the task's
-repository at /testbed) is copied out once per image id.
+`swebench/sweb.eval.x86_64.<id>` images): docker runs them as they are; bwrap runs them
+from docker's own layer folders (see layers.py), or where it cannot, from their exported
+filesystem, unpacked once per image id; a folder inside one (the task's repository at
+/testbed) is copied out of a container of it when asked.
 
 The image must be in the local docker engine: pulled (`dgm bench pull`) or built
 (`dgm bench env build`). Nothing here pulls."""
@@ -12,7 +13,7 @@ import logging
 import shutil
 from pathlib import Path, PurePosixPath
 
-from . import image
+from . import image, layers
 from .errors import BackendUnavailable, SandboxError
 
 log = logging.getLogger(__name__)
@@ -69,32 +70,34 @@ def cached_rootfs(ident: str) -> Path:
     return _cache("rootfs", ident)
 
 
-def rootfs(name: str) -> Path:
-    """The image's filesystem as a bwrap rootfs, unpacked on first use."""
+def rootfs(name: str) -> Path | layers.Layers:
+    """The image's filesystem for bwrap: docker's own layer folders where dgm can use them
+    (overlay2, as root), else a copy unpacked on first use (one per image id)."""
     engine = client()
-    dest = cached_rootfs(image_id(engine, name))
+    ident = image_id(engine, name)
+    found = layers.of_image(engine.images.get(ident).attrs)
+    if found is not None:
+        return found
+    dest = cached_rootfs(ident)
     if not image.rootfs_ready(dest):
         image.export_rootfs(engine, name, log.info, dest)
     return dest
 
 
 def copy_dir(name: str, path: str, dest: Path) -> Path:
-    """Copy the folder `path` of the image to `dest` (which must not exist), from a cache
-    kept per image id."""
+    """Copy the folder `path` of the image to `dest` (which must not exist). Nothing is
+    kept: the caller keeps what it needs (a grader, once per run)."""
     engine = client()
-    cached = _cache("dirs", image_id(engine, name)) / PurePosixPath(path).name
-    if not cached.exists():
-        partial = cached.with_name(cached.name + ".partial")
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
-        container = engine.containers.create(name, command=["true"])
-        try:
-            stream, _ = container.get_archive(path)
-            image.unpack(stream, partial)
-        finally:
-            container.remove(force=True)
-        # get_archive wraps the folder in one named after it
-        (partial / PurePosixPath(path).name).rename(cached)
-        partial.rmdir()
-    shutil.copytree(cached, dest, symlinks=True)
+    partial = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    container = engine.containers.create(name, command=["true"])
+    try:
+        stream, _ = container.get_archive(path)
+        image.unpack(stream, partial)
+    finally:
+        container.remove(force=True)
+    # get_archive wraps the folder in one named after it
+    (partial / PurePosixPath(path).name).rename(dest)
+    partial.rmdir()
     return dest

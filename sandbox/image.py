@@ -221,8 +221,9 @@ def build_image(client, offline: bool, mirror: str | None, progress: Progress, f
     return tag
 
 
-def import_rootfs(client, rootfs: Path, tag: str, progress: Progress) -> None:
-    """`docker import` a rootfs folder (its completeness marker left out) as `tag`."""
+def import_rootfs(client, rootfs: Path, tag: str, progress: Progress, changes: list[str] | None = None) -> None:
+    """`docker import` a rootfs folder (its completeness marker left out) as `tag`, with
+    Dockerfile instructions `changes` (a LABEL, say) applied."""
     with tempfile.TemporaryDirectory(prefix="dgm-import-", dir=rootfs.parent) as tmp:
         tarball = Path(tmp) / "rootfs.tar"
         progress(f"packing {rootfs} for docker import")
@@ -232,7 +233,7 @@ def import_rootfs(client, rootfs: Path, tag: str, progress: Progress) -> None:
                     tar.add(rootfs / entry, arcname=entry)
         progress(f"docker import as {tag}")
         repository, _, version = tag.rpartition(":")
-        client.api.import_image_from_file(str(tarball), repository=repository, tag=version)
+        client.api.import_image_from_file(str(tarball), repository=repository, tag=version, changes=changes)
 
 
 def unpack(chunks: Iterable[bytes], dest: Path) -> None:

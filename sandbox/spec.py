@@ -55,7 +55,7 @@ class SandboxSpec:
     workdir: str = "/tmp"
     limits: Limits = Limits()
     socket: Path | None = None  # a host Unix socket, reachable inside at SOCKET_PATH
-    image: str | None = None  # a task's own image (bwrap runs its unpacked filesystem); None: dgm's
+    image: str | None = None  # a task's own image (bwrap runs its layers or its unpacked filesystem); None: dgm's
 
     def __post_init__(self) -> None:
         targets = [m.target.rstrip("/") for m in self.mounts]

@@ -7,6 +7,7 @@ built is refused, never graded elsewhere."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from click.testing import CliRunner
 
 from dgm.cli import main
 from dgm.suites import BenchmarkError, Grader, load_suite
-from sandbox import foreign, get_backend
+from dgm.suites.swebench import envlayers
+from sandbox import SandboxSpec, foreign, get_backend
+from sandbox.layers import Layers
 from tests.conftest import require
 from tests.helpers import evaluate_with_bash, first_tool_output
 
@@ -23,6 +26,9 @@ pytestmark = pytest.mark.minutes(2.5)  # see tests/conftest.py
 
 DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "swebench-dev"
 INSTANCE = "marshmallow-code__marshmallow-1164"
+SECOND = "marshmallow-code__marshmallow-1252"  # another version, the same environment spec
+IMAGE = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1164:latest"
+SECOND_IMAGE = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1252:latest"
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +42,14 @@ def built(tmp_path_factory, availability):
     subprocess.run(["git", "clone", "-q", str(DEV / "marshmallow.bundle"), str(clone)], check=True)
     rows = tmp_path_factory.mktemp("rows") / "instances.jsonl"
     lines = (DEV / "instances.jsonl").read_text().splitlines()
-    rows.write_text("".join(line + "\n" for line in lines if json.loads(line)["instance_id"] == INSTANCE))
-    args = ["bench", "env", "build", str(rows), "--repos", str(repos), "--only", INSTANCE, "--force"]
+    rows.write_text("".join(line + "\n" for line in lines if json.loads(line)["instance_id"] in (INSTANCE, SECOND)))
+    args = ["bench", "env", "build", str(rows), "--repos", str(repos), "--force", "--workers", "2"]
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    assert f"built  {INSTANCE}: dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1164:latest" in result.output
+    assert result.exit_code == 0, result.output + result.stderr
+    assert f" {INSTANCE}: {IMAGE}" in result.output and f" {SECOND}: {SECOND_IMAGE}" in result.output
+    assert "2 of 2 images present (2 built now, 0 before), 0 cannot be built" in result.output
+    # the environment both stand on is built at most once (not at all when an earlier run built it)
+    assert len(re.findall(r"dgm-swe-env:\S+: downloading wheels", result.stderr)) <= 1, result.stderr
     return rows
 
 
@@ -52,10 +61,12 @@ def test_a_row_built_offline_grades_its_reference_and_not_the_empty_patch(built,
     assert reference.resolved, reference.log[-2000:]
     assert not empty.resolved and empty.reason == "tests_failed"
     assert set(empty.fail_to_pass.values()) == {"FAILED"}
+    # bwrap ran docker's own layers: no flattened copy of the image was unpacked for it
+    assert not foreign.cached_rootfs(foreign.image_id(foreign.client(), IMAGE)).exists()
 
 
 def test_the_environments_pip_installs_offline_from_its_own_wheels(built):
-    name = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1164:latest"
+    name = IMAGE
     script = ". /opt/miniconda3/bin/activate && conda activate testbed && cd /testbed && pip install -q -e '.[dev]'"
     output = foreign.client().containers.run(name, ["/bin/bash", "-c", script + " && echo INSTALLED"], remove=True,
                                              network_mode="none")  # fmt: skip
@@ -75,8 +86,8 @@ def test_a_row_whose_image_is_neither_pulled_nor_built_is_refused(tmp_path, avai
 def test_the_image_holds_no_history_after_the_base_commit(built):
     """As the official build checks: no commit newer than the base (but the set-up commit
     the build makes on top of it, as the official build does)."""
-    name = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1164:latest"
-    base = json.loads(built.read_text())["base_commit"]
+    name = IMAGE
+    base = json.loads(built.read_text().splitlines()[0])["base_commit"]
     script = (
         f"cd /testbed && since=$(( $(git show -s --format=%ct {base}) + 1 ))"
         f" && git log --all --since=@$since --format=%s && git rev-parse HEAD~1"
@@ -96,3 +107,59 @@ def test_the_agent_runs_on_dgms_python_while_its_tools_see_the_tasks(built, back
     seen = first_tool_output(evaluation)
     assert "Python 3.9" in seen and "/testbed/src/marshmallow/__init__.py" in seen
     assert not evaluation.verdict.resolved and evaluation.patch == ""
+
+
+def test_instances_of_one_environment_share_its_layers_and_add_only_their_own(built):
+    engine = foreign.client()
+    images = {item.name: item for item in envlayers.images(engine)}
+    first, second = images[IMAGE], images[SECOND_IMAGE]
+    assert first.kind == second.kind == "instance"
+    assert first.parent == second.parent and images[first.parent].kind == "environment"
+    assert images[images[first.parent].parent].kind == "base"
+    assert second.own_bytes < 250e6, second  # the added instance: its own layer only
+    # bwrap mounts the same folders docker keeps: the instances differ in their top layer only
+    one, two = foreign.rootfs(IMAGE), foreign.rootfs(SECOND_IMAGE)
+    assert isinstance(one, Layers) and isinstance(two, Layers)
+    assert one.dirs[1:] == two.dirs[1:] and one.dirs[0] != two.dirs[0]
+
+
+def test_bwrap_on_an_images_layers_sees_them_read_only_and_leaves_no_mount_behind(built):
+    """The overlay of docker's layers is mounted as root for each command, in a mount
+    namespace of the command's own: the sandbox cannot write it, and the host never sees it."""
+    script = "touch /usr/bin/planted; echo > /testbed/setup.py; grep -c ' overlay ' /proc/self/mounts; python3 -V"
+    with get_backend("bwrap").start(SandboxSpec(image=IMAGE)) as session:
+        result = session.exec(["/bin/bash", "-c", script], timeout=60)
+        area = str(session.scratch.root)
+    assert result.stderr.count("Read-only file system") == 2, result.stderr
+    assert "Python 3.9" in result.stdout + result.stderr
+    assert int(result.stdout.split()[0]) >= 1  # the sandbox's root is the overlay
+    assert area not in Path("/proc/self/mountinfo").read_text()
+
+
+def test_env_build_exits_0_when_something_is_present_and_strict_makes_a_refusal_fail(built, tmp_path):
+    refused = {"repo": "django/django", "version": "3.0", "instance_id": "django__django-1"}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(built.read_text().splitlines()[0] + "\n" + json.dumps(refused) + "\n")
+    args = ["bench", "env", "build", str(rows), "--repos", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "1 of 2 images present (0 built now, 1 before), 1 cannot be built: django__django-1" in result.output
+    assert "disk:" in result.output and "shared by 1 of these instances" in result.output
+    assert CliRunner().invoke(main, [*args, "--strict"]).exit_code == 1
+
+
+def test_prune_removes_an_instance_no_suite_needs_and_the_others_still_grade(built, tmp_path):
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text(built.read_text().splitlines()[0] + "\n")  # the first row only
+    dry = CliRunner().invoke(main, ["bench", "env", "prune", str(keep), "--dry-run"])
+    assert dry.exit_code == 0 and f"would remove instance    {SECOND_IMAGE}" in dry.output
+    assert foreign.present(SECOND_IMAGE)
+    assert CliRunner().invoke(main, ["bench", "env", "prune"]).exit_code == 2  # neither FILE nor --all
+    engine = foreign.client()
+    others = {item.name for item in envlayers.images(engine) if item.kind == "instance"} - {SECOND_IMAGE}
+    gone = envlayers.prune(engine, others)  # what this test made, and nothing another suite needs
+    assert [item.name for item in gone] == [SECOND_IMAGE] and not foreign.present(SECOND_IMAGE)
+    task = load_suite(f"swebench:{built}").task(INSTANCE)
+    for backend_name in ("docker", "bwrap"):
+        verdict = Grader(get_backend(backend_name), tmp_path / backend_name).grade(task, task.reference_patch)
+        assert verdict.resolved, verdict.log[-2000:]

@@ -1,35 +1,39 @@
 """`dgm bench env build`: equivalents of SWE-bench's per-instance images, built without a
 container registry, so the official route runs offline.
 
-Per instance: a Debian root with the spec's Python (debootstrapped once per release), the
-repository at its base commit in /testbed with its history, and a virtual environment at
-/opt/miniconda3/envs/testbed behind a stand-in for conda's `activate`, so the row's eval
-script (`source /opt/miniconda3/bin/activate; conda activate testbed`) runs unchanged.
-Wheels are downloaded on the host (in a chroot of that root, which shares the host's
-network); the install itself runs with no network, from those wheels only. The wheels stay
-in the image and the environment's pip is pointed at them, so an eval script's own
-`pip install -e .` works offline as it would online.
-
-The result is `docker import`ed as dgm-env/<the official image's name>, and its root is
-kept as the bwrap rootfs of that image."""
+Three layers, as the official harness has them (envlayers.py): a Debian root with the
+spec's Python (debootstrapped once per release); an environment per repository, version
+and spec: a virtual environment at /opt/miniconda3/envs/testbed behind a stand-in for
+conda's `activate`, so the row's eval script (`source /opt/miniconda3/bin/activate; conda
+activate testbed`) runs unchanged; and per instance the repository at its base commit in
+/testbed with its history, the spec's other set-up steps, and the project installed.
+Wheels are downloaded in a chroot that shares the host's network; every install runs with
+no network, from those wheels only. The wheels stay in the image and the environment's pip
+is pointed at them, so an eval script's own `pip install -e .` works offline as it would
+online. The instance is named dgm-env/<the official image's name>."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import re
 import shlex
 import shutil
 import subprocess
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from sandbox import foreign, image
 
 from ..task import BenchmarkError, Environment
+from . import envlayers
 from .specs import Recipe, requirements_text
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
+Locks = Callable[[str], AbstractContextManager]  # a lock per name: what two workers need is built once
 
 DEBIAN_PACKAGES = "python3,python3-venv,python3-pip,python3-dev,build-essential,git,patch,ca-certificates,procps"
 WHEELS = "/opt/dgm-wheels"
@@ -66,6 +70,7 @@ git gc -q --prune=now
 """
 COMMIT_SETUP = "git -c user.email=setup@swebench.config -c user.name=SWE-bench commit -q --allow-empty -am SWE-bench"
 PIP_CONF = f"[global]\nno-index = true\nfind-links = {WHEELS}\n"
+LAYOUT = "layers-1"  # the environment layer's own recipe, part of its name
 HOST_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 
 
@@ -91,23 +96,29 @@ def _run(cmd: list[str], what: str, progress: Progress) -> None:
         raise BenchmarkError(f"{what} failed (exit {proc.returncode}):\n{tail}")
 
 
-def root() -> Path:
-    return image.dgm_home() / "swe-env"
+def base_image(engine, debian: str, progress: Progress, locks: Locks, mirror: str | None = None) -> str:
+    """`dgm-swe-base:<release>`: a Debian root of that release with Python, git and a
+    compiler, imported once (the debootstrapped folder is not kept: docker's layer is the
+    copy bwrap uses too)."""
+    name = f"{envlayers.BASE_REPOSITORY}:{debian}"
+    with locks(name):
+        if not foreign.present(name):
+            _base(engine, name, debian, progress, mirror)
+    return name
 
 
-def base_rootfs(debian: str, progress: Progress, mirror: str | None = None) -> Path:
-    """A Debian root of that release with Python, git and a compiler; made once."""
-    dest = root() / f"base-{debian}"
-    if image.rootfs_ready(dest):
-        return dest
-    partial = dest.with_name(dest.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-    cmd = ["debootstrap", "--variant=minbase", f"--include={DEBIAN_PACKAGES}", debian, str(partial)]
-    _run([*cmd, mirror or image.apt_mirror()], f"debootstrap {debian} (a few minutes, once)", progress)
-    (partial / image.COMPLETE_MARKER).write_text(debian + "\n")
-    partial.rename(dest)
-    return dest
+def _base(engine, name: str, debian: str, progress: Progress, mirror: str | None) -> None:
+    dest = envlayers.work_root() / f"base-{debian}"  # kept by builds before layers: reused
+    if not image.rootfs_ready(dest):
+        partial = dest.with_name(dest.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        cmd = ["debootstrap", "--variant=minbase", f"--include={DEBIAN_PACKAGES}", debian, str(partial)]
+        _run([*cmd, mirror or image.apt_mirror()], f"debootstrap {debian} (a few minutes, once)", progress)
+        (partial / image.COMPLETE_MARKER).write_text(debian + "\n")
+        partial.rename(dest)
+    image.import_rootfs(engine, dest, name, progress, changes=[f"LABEL {envlayers.KIND}=base"])
+    shutil.rmtree(dest)
 
 
 def _chroot(rootfs: Path, script: str, what: str, progress: Progress, network: bool) -> None:
@@ -117,55 +128,98 @@ def _chroot(rootfs: Path, script: str, what: str, progress: Progress, network: b
     _run([*prefix, "chroot", str(rootfs), "/bin/bash", "-euo", "pipefail", "-c", script], what, progress)
 
 
-def build(row: dict, clone: Path, recipe: Recipe, env: Environment, progress: Progress) -> str:
-    """Build the instance's image; returns its name (env.offline_image)."""
+def environment_name(row: dict, recipe: Recipe, requirements: str) -> str:
+    """The environment image's name: the repository and a hash of everything its layer
+    installs, so rows whose specs install the same (the versions of a repository often do)
+    share it, as the official harness's environment images are shared."""
+    what = [recipe.debian, row["repo"], *recipe.packages, requirements, *recipe.pip_packages,
+            *recipe.apt_packages, TOOLS, ACTIVATE, LAYOUT]  # fmt: skip
+    digest = hashlib.sha256("\0".join(str(w) for w in what).encode()).hexdigest()[:12]
+    slug = re.sub(r"[^a-z0-9_.-]+", "-", row["repo"].replace("/", "__").lower())
+    return f"{envlayers.ENV_REPOSITORY}:{slug[:100]}-{digest}"
+
+
+def environment_image(engine, row: dict, clone: Path, recipe: Recipe, progress: Progress, locks: Locks) -> str:
+    """The environment layer: a virtual environment at ENV with the spec's packages, its
+    requirements file and pip packages (wheels downloaded with network, installed with
+    none, kept for the instances' installs), and the spec's Debian packages."""
+    setup_commit = row.get("environment_setup_commit") or row["base_commit"]
+    requirements = _requirements(clone, setup_commit, recipe)
+    name = environment_name(row, recipe, requirements or "")
+    with locks(name):
+        if foreign.present(name):
+            progress(f"{recipe.instance_id}: on {name} (built before)")
+            return name
+        return _environment(engine, name, recipe, requirements, progress, locks)
+
+
+def _environment(engine, name: str, recipe: Recipe, requirements: str | None, progress: Progress, locks: Locks) -> str:
+    base = base_image(engine, recipe.debian or "", progress, locks)
+    with envlayers.building(engine, base, name.rpartition(":")[2]) as (rootfs, upper):
+        (rootfs / "opt/miniconda3/bin").mkdir(parents=True)
+        (rootfs / "opt/miniconda3/bin/activate").write_text(ACTIVATE)
+        if requirements is not None:
+            (rootfs / REQUIREMENTS.lstrip("/")).write_text(requirements + "\n")
+        if recipe.apt_packages:
+            apt = " ".join(recipe.apt_packages)
+            _network_step(rootfs, f"apt-get update -qq && {APT_INSTALL} {apt} && apt-get clean",
+                          f"{name}: apt-get install {apt}", progress)  # fmt: skip
+        steps = [_quoted(recipe.packages), f"-r {REQUIREMENTS}" if requirements is not None else "",
+                 _quoted(recipe.pip_packages)]  # fmt: skip
+        _network_step(
+            rootfs,
+            f"python3 -m venv {ENV} && . {ENV}/bin/activate && mkdir -p {WHEELS}"
+            f" && python -m pip download -q -d {WHEELS} {TOOLS}"
+            + "".join(f" && python -m pip wheel -q --wheel-dir {WHEELS} {step}" for step in steps if step),
+            f"{name}: downloading wheels",
+            progress,
+        )
+        (rootfs / ENV.lstrip("/") / "pip.conf").write_text(PIP_CONF)
+        _chroot(
+            rootfs,
+            f". {ENV}/bin/activate && python -m pip install -q -U {TOOLS}"
+            + "".join(f" && python -m pip install -q {step}" for step in steps if step)
+            + f" && rm -f {REQUIREMENTS}",
+            f"{name}: installing offline",
+            progress,
+            network=False,
+        )
+    return envlayers.finish(engine, base, upper, name, {envlayers.KIND: "environment"})
+
+
+def build(row: dict, clone: Path, recipe: Recipe, env: Environment, progress: Progress, locks: Locks) -> str:
+    """Build the instance's image on its environment's; returns its name (env.offline_image)."""
     if not recipe.buildable:
         raise BenchmarkError(f"{recipe.instance_id} cannot be built offline: {recipe.reason}")
-    base = base_rootfs(recipe.debian, progress)
-    work = root() / "build" / recipe.instance_id
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    rootfs = work / "rootfs"
-    _run(["cp", "-a", "--reflink=auto", str(base), str(rootfs)], f"{recipe.instance_id}: copying the base", progress)
-    (rootfs / image.COMPLETE_MARKER).unlink()
-    testbed = rootfs / "testbed"
-    _run(["git", "clone", "-q", "--no-checkout", str(clone), str(testbed)], "cloning the repository", progress)
-    _run(["bash", "-c", PRUNE, "prune", str(testbed), row["base_commit"]], "history up to the base commit", progress)
-    (rootfs / "opt/miniconda3/bin").mkdir(parents=True)
-    (rootfs / "opt/miniconda3/bin/activate").write_text(ACTIVATE)
-    setup_commit = row.get("environment_setup_commit") or row["base_commit"]
-    has_reqs = _write_requirements(clone, setup_commit, recipe, rootfs / REQUIREMENTS.lstrip("/"))
-    if recipe.apt_packages:
-        apt = " ".join(recipe.apt_packages)
-        _network_step(rootfs, f"apt-get update -qq && {APT_INSTALL} {apt}", f"apt-get install {apt}", progress)
-    steps = [_quoted(recipe.packages), f"-r {REQUIREMENTS}" if has_reqs else "", _quoted(recipe.pip_packages)]
-    fetch = recipe.install.replace("pip install", f"pip wheel -q --wheel-dir {WHEELS}").replace(" -e ", " ")
-    if "pip wheel" not in fetch:
-        fetch = f"python -m pip wheel -q --wheel-dir {WHEELS} ."
-    build_requires = _quoted(_build_requires(testbed))
-    _network_step(
-        rootfs,
-        f"python3 -m venv {ENV} && . {ENV}/bin/activate && mkdir -p {WHEELS} && cd /testbed"
-        f" && python -m pip download -q -d {WHEELS} {TOOLS} {build_requires}"
-        f" && python -m pip install -q --no-index --find-links {WHEELS} -U {TOOLS}"
-        + "".join(f" && python -m pip wheel -q --wheel-dir {WHEELS} {step}" for step in steps if step)
-        + f" && {fetch}",
-        f"{recipe.instance_id}: downloading wheels",
-        progress,
-    )
-    (rootfs / ENV.lstrip("/") / "pip.conf").write_text(PIP_CONF)
-    _chroot(
-        rootfs,
-        ". /opt/miniconda3/bin/activate && conda activate testbed && cd /testbed"
-        + "".join(f" && python -m pip install -q {step}" for step in steps if step)
-        + f" && {recipe.install} && rm -f {REQUIREMENTS} && {COMMIT_SETUP}",
-        f"{recipe.instance_id}: installing offline",
-        progress,
-        network=False,
-    )
-    name = publish(rootfs, env.offline_image, progress)
-    shutil.rmtree(work)
-    return name
+    engine = foreign.client()
+    parent = environment_image(engine, row, clone, recipe, progress, locks)
+    iid = recipe.instance_id
+    with envlayers.building(engine, parent, iid.lower()) as (rootfs, upper):
+        testbed = rootfs / "testbed"
+        _run(["git", "clone", "-q", "--no-checkout", str(clone), str(testbed)], f"{iid}: cloning", progress)
+        _run(["bash", "-c", PRUNE, "prune", str(testbed), row["base_commit"]], f"{iid}: history to the base", progress)
+        shared = set(os.listdir(rootfs / WHEELS.lstrip("/")))
+        activate = ". /opt/miniconda3/bin/activate && conda activate testbed && cd /testbed"
+        # with network: pip's own configuration (offline, the environment's wheels) set aside
+        wheel = f"PIP_CONFIG_FILE=/dev/null python -m pip wheel -q --find-links {WHEELS} --wheel-dir {WHEELS}"
+        fetch = recipe.install.replace("python -m pip install", wheel).replace("pip install", wheel)
+        fetch = fetch.replace(" -e ", " ") if wheel in fetch else f"{wheel} ."
+        requires = _quoted(_build_requires(testbed))
+        _network_step(
+            rootfs,
+            activate
+            + "".join(f" && {step}" for step in recipe.pre_install)
+            + (f" && {wheel} {requires}" if requires else "")
+            + f" && {fetch}",
+            f"{iid}: set-up steps and wheels",
+            progress,
+        )
+        _chroot(rootfs, f"{activate} && {recipe.install} && {COMMIT_SETUP}", f"{iid}: installing offline",
+                progress, network=False)  # fmt: skip
+    for name in os.listdir(upper / WHEELS.lstrip("/")) if (upper / WHEELS.lstrip("/")).is_dir() else ():
+        if name in shared:  # saved again though the environment has it: the environment's shows through
+            (upper / WHEELS.lstrip("/") / name).unlink()
+    return envlayers.finish(engine, parent, upper, env.offline_image, {envlayers.KIND: "instance"})
 
 
 def _quoted(items: tuple[str, ...] | list[str]) -> str:
@@ -184,11 +238,11 @@ def _network_step(rootfs: Path, script: str, what: str, progress: Progress) -> N
         ca.unlink()
 
 
-def _write_requirements(clone: Path, commit: str, recipe: Recipe, dest: Path) -> bool:
+def _requirements(clone: Path, commit: str, recipe: Recipe) -> str | None:
     """The spec's requirements file as of the environment's commit, cleaned as the official
-    build cleans it; False when the spec names none."""
+    build cleans it; None when the spec names none."""
     if not recipe.requirement_files:
-        return False
+        return None
 
     def read(path: str) -> str | None:
         proc = subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{path}"], capture_output=True, text=True)
@@ -197,8 +251,7 @@ def _write_requirements(clone: Path, commit: str, recipe: Recipe, dest: Path) ->
     found = next((path for path in recipe.requirement_files if read(path) is not None), None)
     if found is None:
         raise BenchmarkError(f"{recipe.instance_id}: none of {', '.join(recipe.requirement_files)} at {commit}")
-    dest.write_text(requirements_text(read, found) + "\n")
-    return True
+    return requirements_text(read, found)
 
 
 def _build_requires(project: Path) -> list[str]:
@@ -215,36 +268,10 @@ def _build_requires(project: Path) -> list[str]:
 
 
 def publish(rootfs: Path, name: str, progress: Progress) -> str:
-    """`docker import` the root as `name`, and keep it as that image's bwrap rootfs."""
+    """`docker import` a whole root as `name` (one layer, which bwrap also runs from)."""
     engine = foreign.client()
     replaced = foreign.image_id(engine, name) if foreign.present(name) else None
     image.import_rootfs(engine, rootfs, name, progress)
-    dest = foreign.cached_rootfs(foreign.image_id(engine, name))
-    shutil.rmtree(dest, ignore_errors=True)
-    (rootfs / image.COMPLETE_MARKER).write_text(name + "\n")
-    rootfs.rename(dest)
     if replaced and replaced != foreign.image_id(engine, name):
-        shutil.rmtree(foreign.cached_rootfs(replaced), ignore_errors=True)  # the rootfs of the image replaced
+        envlayers.forget(engine, replaced)
     return name
-
-
-def build_rows(path: Path, repos: Path, progress: Progress, only: tuple[str, ...] = (), force: bool = False):
-    """Build every row's image (or the `only` ones); yields (instance_id, image or None, why not)."""
-    from ..loaders.swebench import environment, find_clone, read_rows
-    from .specs import recipe
-
-    for row in read_rows(path):
-        if only and row["instance_id"] not in only:
-            continue
-        env = environment(row) or Environment(f"swebench/sweb.eval.x86_64.{row['instance_id'].lower()}:latest")
-        plan = recipe(row)
-        if not plan.buildable:
-            yield row["instance_id"], None, plan.reason
-            continue
-        if foreign.present(env.offline_image) and not force:
-            yield row["instance_id"], env.offline_image, None
-            continue
-        try:
-            yield row["instance_id"], build(row, find_clone(repos, row["repo"]), plan, env, progress), None
-        except BenchmarkError as exc:
-            yield row["instance_id"], None, str(exc)

@@ -1,10 +1,11 @@
 """SWE-bench's per-repository, per-version environment specs (from the `swebench` package,
 see scripts/swebench_specs.py), and what of them an offline build can honour.
 
-An offline build has Debian's Pythons (one per Debian release) and PyPI's wheels. It
-cannot install conda-only packages, run a spec's apt-get steps, or give a Python that no
-Debian release ships: such instances are listed with the reason, never built in some
-other environment."""
+An offline build has Debian's Pythons (one per Debian release), Debian's packages and
+PyPI's wheels, downloaded while the image is built; the install itself runs with no
+network. It cannot install conda-only packages or give a Python that no Debian release on
+the reachable mirror ships (3.5-3.8 and 3.10: no package registry offers them): such
+instances are listed with the reason, never built in some other environment."""
 
 from __future__ import annotations
 
@@ -66,11 +67,13 @@ class Recipe:
     debian: str | None
     install: str
     # installed in the official order: packages (conda's, here PyPI's), the requirements
-    # file, pip_packages; then the Debian packages of pre_install and the install command
+    # file, pip_packages, the Debian packages of pre_install (the environment layer); then
+    # pre_install's other steps and the install command (the instance layer)
     packages: tuple[str, ...] = ()
     requirement_files: tuple[str, ...] = ()  # candidates: the first present is used
     pip_packages: tuple[str, ...] = ()
     apt_packages: tuple[str, ...] = ()
+    pre_install: tuple[str, ...] = ()  # run in the instance's /testbed (with network) before the install
     reason: str | None = None  # None: buildable
 
     @property
@@ -78,21 +81,35 @@ class Recipe:
         return self.reason is None
 
 
-def apt_packages(steps: list[str] | tuple[str, ...]) -> tuple[str, ...] | None:
-    """The packages a spec's pre_install steps install with apt-get, or None when a step does
-    anything else (download a source archive, run a script): that an offline build cannot."""
+def _apt_only(step: str) -> tuple[str, ...] | None:
+    """The packages one pre_install step installs, when all it does is apt-get update,
+    upgrade or install; None when it does anything else."""
     packages: list[str] = []
-    for step in steps:
-        for command in step.split("&&"):
-            words = [w for w in command.split() if "=" not in w or w.startswith("-")]
-            if words[:1] != ["apt-get"]:
-                return None
-            verbs = [w for w in words[1:] if not w.startswith("-")]
-            if verbs[:1] == ["install"]:
-                packages += verbs[1:]
-            elif verbs not in (["update"], ["upgrade"]):
-                return None
+    for command in step.split("&&"):
+        words = [w for w in command.split() if "=" not in w or w.startswith("-")]
+        if words[:1] != ["apt-get"]:
+            return None
+        verbs = [w for w in words[1:] if not w.startswith("-")]
+        if verbs[:1] == ["install"]:
+            packages += verbs[1:]
+        elif verbs not in (["update"], ["upgrade"]):
+            return None
     return tuple(packages)
+
+
+def split_pre_install(steps: list[str] | tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A spec's pre_install steps as (the Debian packages its leading apt-get steps install,
+    the steps from the first other one on). The packages go into the environment layer,
+    which every instance of the spec shares; the other steps (editing the repository,
+    generating locales, downloading a source archive) run in each instance's layer, in
+    /testbed, in their order, as the official instance build runs them."""
+    packages: list[str] = []
+    for i, step in enumerate(steps):
+        apt = _apt_only(step)
+        if apt is None:
+            return tuple(packages), tuple(steps[i:])
+        packages += apt
+    return tuple(packages), ()
 
 
 def recipe(row: dict[str, Any]) -> Recipe:
@@ -106,11 +123,7 @@ def recipe(row: dict[str, Any]) -> Recipe:
     if debian is None:
         have = ", ".join(f"{v} ({d})" for v, d in DEBIAN_FOR_PYTHON.items())
         return Recipe(iid, None, "", reason=f"Python {python} is not available offline (Debian gives {have})")
-    apt = apt_packages(spec.get("pre_install") or ())
-    if apt is None:
-        return Recipe(
-            iid, debian, "", reason="its spec runs set-up steps (pre_install) other than installing apt packages"
-        )
+    apt, pre_install = split_pre_install(spec.get("pre_install") or ())
     packages = str(spec.get("packages") or "")
     files: tuple[str, ...] = ()
     conda: list[str] = []
@@ -127,4 +140,4 @@ def recipe(row: dict[str, Any]) -> Recipe:
     if not install:
         return Recipe(iid, debian, "", reason="its spec has no install command")
     pip = tuple(spec.get("pip_packages") or ())
-    return Recipe(iid, debian, install, tuple(conda), files, pip, apt)
+    return Recipe(iid, debian, install, tuple(conda), files, pip, apt, pre_install)
