@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from dgm.cli import main
 from dgm.suites import BenchmarkError, Grader, load_suite
-from dgm.suites.swebench import envlayers
+from dgm.suites.swebench import envlayers, specs
 from sandbox import SandboxSpec, foreign, get_backend
 from sandbox.layers import Layers
 from tests.conftest import require
@@ -32,7 +32,7 @@ SECOND_IMAGE = "dgm-env/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1252:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, availability):
+def clones(tmp_path_factory, availability) -> Path:
     require("docker", availability)
     require("bwrap", availability)
     if not (DEV / "instances.jsonl").exists():
@@ -40,6 +40,12 @@ def built(tmp_path_factory, availability):
     repos = tmp_path_factory.mktemp("clones")
     clone = repos / "marshmallow-code__marshmallow"
     subprocess.run(["git", "clone", "-q", str(DEV / "marshmallow.bundle"), str(clone)], check=True)
+    return repos
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, clones):
+    repos = clones
     rows = tmp_path_factory.mktemp("rows") / "instances.jsonl"
     lines = (DEV / "instances.jsonl").read_text().splitlines()
     rows.write_text("".join(line + "\n" for line in lines if json.loads(line)["instance_id"] in (INSTANCE, SECOND)))
@@ -163,3 +169,38 @@ def test_prune_removes_an_instance_no_suite_needs_and_the_others_still_grade(bui
     for backend_name in ("docker", "bwrap"):
         verdict = Grader(get_backend(backend_name), tmp_path / backend_name).grade(task, task.reference_patch)
         assert verdict.resolved, verdict.log[-2000:]
+
+
+def test_set_up_steps_beyond_apt_run_in_the_instance_and_apt_packages_in_the_environment(
+    built, clones, tmp_path, monkeypatch
+):
+    """A spec whose set-up installs a Debian package, then uses it and edits the repository
+    (Django's locales, Sphinx's and pytest's `sed` steps): the package is the environment's,
+    the other steps run in the instance, in order, and their edit is in the set-up commit.
+    Pruned afterwards, the environment goes with its last instance."""
+    steps = ["apt-get update && apt-get install -y locales", "echo 'en_US.UTF-8 UTF-8' > /etc/locale.gen",
+             "locale-gen", "sed -i '1i # edited by a set-up step' setup.py"]  # fmt: skip
+    spec = {"python": "3.9", "install": "python -m pip install -e .", "pre_install": steps}
+    monkeypatch.setattr(specs, "all_specs", lambda: {"marshmallow-code/marshmallow": {"0.0-dgm-test": spec}})
+    row = {**json.loads(built.read_text().splitlines()[0]), "version": "0.0-dgm-test"}
+    row["instance_id"], row["image"] = "dgm-test__setup-1", "swebench/sweb.eval.x86_64.dgm-test_1776_setup-1:latest"
+    (tmp_path / "rows.jsonl").write_text(json.dumps(row) + "\n")
+    name = "dgm-env/sweb.eval.x86_64.dgm-test_1776_setup-1:latest"
+    engine = foreign.client()
+    others = {item.name for item in envlayers.images(engine) if item.kind == "instance"} - {name}
+    try:
+        result = CliRunner().invoke(
+            main, ["bench", "env", "build", str(tmp_path / "rows.jsonl"), "--repos", str(clones)]
+        )
+        assert result.exit_code == 0, result.output + result.stderr
+        check = (
+            "locale -a | grep -ix en_US.utf8 && cd /testbed && head -1 setup.py && git show --stat HEAD | grep setup.py"
+        )
+        out = engine.containers.run(name, ["/bin/bash", "-c", check], remove=True, network_mode="none").decode()
+        assert out.split("\n")[:2] == ["en_US.utf8", "# edited by a set-up step"] and "setup.py" in out.split("\n")[2]
+        environment = next(item for item in envlayers.images(engine) if item.name == name).parent
+        dpkg = engine.containers.run(environment, ["dpkg", "-s", "locales"], remove=True, network_mode="none")
+        assert b"Status: install ok installed" in dpkg
+    finally:
+        gone = envlayers.prune(engine, others)
+    assert [item.name for item in gone] == [name, environment]

@@ -124,8 +124,8 @@ def needed(built: list[Built], keep: set[str]) -> set[str]:
 
 def prune(engine, keep: set[str], dry_run: bool = False) -> list[Built]:
     """Remove every image of dgm's SWE-bench layers that `keep` (instance names) does not
-    need, instances first, then environments and bases left without one; and dgm's caches
-    of images no longer present. Returns what was (or, dry, would be) removed."""
+    need, instances first, then environments and bases left without one; and dgm's copies
+    of images that are gone or that bwrap runs from their layers. Returns what was (or, dry, would be) removed."""
     built = images(engine)
     used = needed(built, keep)
     order = {"instance": 0, "environment": 1, "base": 2}
@@ -136,11 +136,16 @@ def prune(engine, keep: set[str], dry_run: bool = False) -> list[Built]:
         ident = foreign.image_id(engine, item.name)
         engine.images.remove(item.name)
         forget(engine, ident)
-    present = {item.id.removeprefix("sha256:")[:16] for item in engine.images.list(all=True)}
+    # an unpacked copy is needed only for an image still present that bwrap cannot run in place
+    needs_copy = {
+        item.id.removeprefix("sha256:")[:16]
+        for item in engine.images.list(all=True)
+        if layers.of_image(item.attrs) is None
+    }
     for kind in ("rootfs", "dirs"):
         folder = image.dgm_home() / "foreign" / kind
         for cached in folder.iterdir() if folder.is_dir() else ():
-            if cached.name.removesuffix(".partial") not in present:
+            if cached.name.removesuffix(".partial") not in needs_copy:
                 shutil.rmtree(cached, ignore_errors=True)
     builds = work_root() / "build"
     for folder in builds.iterdir() if builds.is_dir() else ():
