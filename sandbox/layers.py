@@ -12,7 +12,9 @@ Only root can read docker's folders; without root, or with another storage drive
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import stat
 import tarfile
 from collections.abc import Iterator
@@ -118,26 +120,30 @@ def pack(upper: Path, dest: Path) -> None:
 
 
 def commit(engine, parent: str, upper: Path, name: str, labels: dict[str, str], scratch: Path) -> str:
-    """Make `name` an image of `parent` plus the upper folder as one new layer: what the
-    upper folder removes is removed in a container of the parent (no network), its
-    contents are copied in, and the container is committed. Returns the image id."""
+    """Make `name` an image of `parent` plus the upper folder: a `docker build` with no
+    network whose steps remove what the upper folder removes (as root, the parent's user
+    restored after) and add its contents. The parent's configuration (its user, command,
+    entrypoint) stays as it was. Returns the image id."""
+    import docker.errors
+
     gone = sorted(set(removed(upper)))
-    tarball = scratch / "layer.tar"
-    pack(upper, tarball)
-    command = ["/bin/rm", "-rf", "--", *(f"/{p}" for p in gone)] if gone else ["/bin/true"]
-    container = engine.containers.create(parent, command=command, network_disabled=True)
+    context = scratch / "layer-context"
+    context.mkdir()
     try:
+        pack(upper, context / "layer.tar")
+        user = (engine.images.get(parent).attrs.get("Config") or {}).get("User") or "0"
+        steps = [f"FROM {parent}"]
         if gone:
-            container.start()
-            status = container.wait().get("StatusCode")
-            if status != 0:
-                raise RuntimeError(f"removing {len(gone)} paths of {parent} failed (exit {status})")
-        with open(tarball, "rb") as fh:
-            if not container.put_archive("/", fh):
-                raise RuntimeError(f"copying the new layer into a container of {parent} failed")
-        repository, _, tag = name.rpartition(":")
-        image = container.commit(repository=repository, tag=tag, conf={"Labels": labels})
+            paths = json.dumps(["/bin/rm", "-rf", "--", *(f"/{p}" for p in gone)])
+            steps += ["USER 0", f"RUN {paths}", f"USER {user}"]
+        steps.append("ADD layer.tar /")
+        (context / "Dockerfile").write_text("\n".join(steps) + "\n")
+        try:
+            image, _ = engine.images.build(
+                path=str(context), tag=name, labels=labels, network_mode="none", pull=False, rm=True, forcerm=True
+            )
+        except docker.errors.BuildError as exc:
+            raise RuntimeError(f"adding the layer to {parent} failed: {exc}") from exc
     finally:
-        container.remove(force=True)
-        tarball.unlink(missing_ok=True)
+        shutil.rmtree(context, ignore_errors=True)
     return image.id
