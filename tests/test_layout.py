@@ -1,4 +1,5 @@
-"""The layout promises of DESIGN.md: side-effect-free imports, a README line per module."""
+"""The layout promises: side-effect-free imports, a README line per module, one-way
+package imports, a seed agent that needs nothing of the engine."""
 
 from __future__ import annotations
 
@@ -87,3 +88,16 @@ def test_make_evolve_brings_up_the_base_sandbox_only_and_make_test_the_polyglot_
     }
     assert "scripts/sandbox-up.sh .venv\n" in commands["evolve"] and "polyglot" not in commands["evolve"]
     assert "scripts/sandbox-up.sh .venv polyglot\n" in commands["test"]
+
+
+def test_the_seed_agent_imports_only_the_standard_library_openai_and_itself():
+    """Agent code runs in a sandbox with dgm's runtime beside it, never with dgm's packages:
+    a seed that imported the engine, the archive or the sandbox would work only on the host."""
+    allowed = set(sys.stdlib_module_names) | {"openai", "httpx", "httpx2", "seed_agent"}  # httpx(2): openai's own
+    found = {}
+    for path in (ROOT / "seed_agent").rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for target in _imports(path, module):
+            if target.split(".")[0] not in allowed:
+                found.setdefault(target, []).append(str(path.relative_to(ROOT)))
+    assert found == {}
