@@ -76,7 +76,7 @@ def rootfs(name: str) -> Path | layers.Layers:
     engine = client()
     ident = image_id(engine, name)
     found = layers.of_image(engine.images.get(ident).attrs)
-    if found is not None:
+    if found is not None and found.mountable():
         return found
     dest = cached_rootfs(ident)
     if not image.rootfs_ready(dest):

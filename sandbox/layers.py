@@ -12,9 +12,9 @@ Only root can read docker's folders; without root, or with another storage drive
 
 from __future__ import annotations
 
+import io
 import json
 import os
-import shutil
 import stat
 import tarfile
 from collections.abc import Iterator
@@ -51,6 +51,14 @@ class Layers:
         if len(options) > OPTIONS_LIMIT:
             raise ValueError(f"{len(self.dirs)} layers: too many for one overlay mount")
         return cwd, options
+
+    def mountable(self) -> bool:
+        """Whether one overlay mount can hold them all (else the image is unpacked instead)."""
+        try:
+            self.mount_options()
+        except ValueError:
+            return False
+        return True
 
     def mount_command(self, target: Path, upper: Path | None = None, work: Path | None = None) -> list[str]:
         cwd, options = self.mount_options(upper, work)
@@ -127,23 +135,31 @@ def commit(engine, parent: str, upper: Path, name: str, labels: dict[str, str], 
     import docker.errors
 
     gone = sorted(set(removed(upper)))
-    context = scratch / "layer-context"
-    context.mkdir()
+    user = (engine.images.get(parent).attrs.get("Config") or {}).get("User") or "0"
+    steps = [f"FROM {parent}"]
+    if gone:
+        paths = json.dumps(["/bin/rm", "-rf", "--", *(f"/{p}" for p in gone)])
+        steps += ["USER 0", f"RUN {paths}", f"USER {user}"]
+    steps.append("ADD layer.tar /")  # a local tar is unpacked with its owners and modes
+    layer, context = scratch / "layer.tar", scratch / "context.tar"
     try:
-        pack(upper, context / "layer.tar")
-        user = (engine.images.get(parent).attrs.get("Config") or {}).get("User") or "0"
-        steps = [f"FROM {parent}"]
-        if gone:
-            paths = json.dumps(["/bin/rm", "-rf", "--", *(f"/{p}" for p in gone)])
-            steps += ["USER 0", f"RUN {paths}", f"USER {user}"]
-        steps.append("ADD layer.tar /")
-        (context / "Dockerfile").write_text("\n".join(steps) + "\n")
-        try:
+        pack(upper, layer)
+        # the build context written here, beside docker's disk, not spooled through /tmp
+        with tarfile.open(context, "w") as tar:
+            dockerfile = ("\n".join(steps) + "\n").encode()
+            info = tarfile.TarInfo("Dockerfile")
+            info.size = len(dockerfile)
+            tar.addfile(info, io.BytesIO(dockerfile))
+            tar.add(layer, arcname="layer.tar")
+        layer.unlink()
+        with open(context, "rb") as fh:
             image, _ = engine.images.build(
-                path=str(context), tag=name, labels=labels, network_mode="none", pull=False, rm=True, forcerm=True
-            )
-        except docker.errors.BuildError as exc:
-            raise RuntimeError(f"adding the layer to {parent} failed: {exc}") from exc
+                fileobj=fh, custom_context=True, tag=name, labels=labels, network_mode="none", pull=False,
+                rm=True, forcerm=True,
+            )  # fmt: skip
+    except docker.errors.BuildError as exc:
+        raise RuntimeError(f"adding the layer to {parent} failed: {exc}") from exc
     finally:
-        shutil.rmtree(context, ignore_errors=True)
+        layer.unlink(missing_ok=True)
+        context.unlink(missing_ok=True)
     return image.id

@@ -59,9 +59,29 @@ def test_bwrap_mounts_the_images_own_layer_folders(layered):
     """No unpacked copy: the image's folders are docker's, its parent's below its own."""
     engine = foreign.client()
     mine, parent = of_image(engine.images.get(layered).attrs), of_image(engine.images.get(image.image_tag()).attrs)
-    assert isinstance(mine, Layers) and mine.dirs[-len(parent.dirs) :] == parent.dirs
+    assert isinstance(mine, Layers)
+    assert mine.dirs[-len(parent.dirs) :] == parent.dirs
     assert foreign.rootfs(layered) == mine
     assert (mine.dirs[0] / "opt/dgm-layer-test/new").stat().st_uid == 1234  # the owner the upper folder had
     assert not foreign.cached_rootfs(foreign.image_id(engine, layered)).exists()
     cwd, options = mine.mount_options()
-    assert options.startswith("lowerdir=l/") and Path(cwd, options.split(",")[0][9:].split(":")[0]).is_dir()
+    assert options.startswith("lowerdir=l/")
+    assert Path(cwd, options.split(",")[0][9:].split(":")[0]).is_dir()
+
+
+def test_layers_too_many_for_one_mount_are_not_mounted(tmp_path):
+    """The kernel takes a page of mount options: docker's short links keep many layers under
+    it; past it the image is unpacked instead (`foreign.rootfs`)."""
+
+    def layer(i: int, link: bool) -> Path:
+        folder = tmp_path / f"{i:064d}"
+        (folder / "diff").mkdir(parents=True)
+        if link:
+            (folder / "link").write_text(f"L{i:025d}\n")
+        return folder / "diff"
+
+    linked = Layers(tuple(layer(i, True) for i in range(100)))
+    cwd, options = linked.mount_options()
+    assert linked.mountable()
+    assert (cwd, options[:12]) == (str(tmp_path), "lowerdir=l/L")
+    assert not Layers(tuple(layer(i, False) for i in range(100, 160))).mountable()
