@@ -52,9 +52,9 @@ class JobQueue:
     def list(self, state: str | None = None, kind: str | None = None) -> list[Job]:
         sql, params = f"SELECT {_COLUMNS} FROM jobs WHERE 1=1", []
         if state is not None:
-            sql, params = sql + " AND state = ?", params + [state]
+            sql, params = sql + " AND state = ?", [*params, state]
         if kind is not None:
-            sql, params = sql + " AND kind = ?", params + [kind]
+            sql, params = sql + " AND kind = ?", [*params, kind]
         return [_job(r) for r in self.db.execute(sql + " ORDER BY id", params)]
 
     def counts(self) -> dict[str, int]:

@@ -73,9 +73,9 @@ def evaluations(
 ) -> list[Evaluation]:
     sql, params = _EVAL_SQL + " WHERE 1=1", []
     if node_id is not None:
-        sql, params = sql + " AND e.node_id = ?", params + [node_id]
+        sql, params = sql + " AND e.node_id = ?", [*params, node_id]
     if benchmark is not None:
-        sql, params = sql + " AND e.benchmark = ?", params + [benchmark]
+        sql, params = sql + " AND e.benchmark = ?", [*params, benchmark]
     return [_evaluation(r) for r in db.execute(sql + " ORDER BY e.id", params)]
 
 
@@ -124,7 +124,7 @@ def fm_calls(
     sql, params = _FM_SQL + " WHERE 1=1", []
     for column, value in (("f.job_id", job_id), ("f.id", call_id), ("f.request_hash", request_hash)):
         if value is not None:
-            sql, params = sql + f" AND {column} = ?", params + [value]
+            sql, params = sql + f" AND {column} = ?", [*params, value]
     return [FmCall(*r) for r in db.execute(sql + " ORDER BY f.id", params)]
 
 

@@ -42,7 +42,7 @@ class DirectHandler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         body = json.dumps(self.upstream.complete({**request, "model": "scripted"}, 60)).encode()
         self.send_response(200)

@@ -24,9 +24,9 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from archive import Archive  # noqa: E402
-from dgm.cli import main  # noqa: E402
-from tests.engine.conftest import SCRIPT, make_engine_env  # noqa: E402
+from archive import Archive
+from dgm.cli import main
+from tests.engine.conftest import SCRIPT, make_engine_env
 
 JUDGE = [
     {"when": {"contains": "strict code reviewer", "last_contains": r"\(empty\)"}, "reply": {"content": "SCORE: 0.1"}},

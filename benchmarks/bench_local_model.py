@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dgm import model  # noqa: E402
-from dgm.gateway import cores  # noqa: E402
-from dgm.gateway.local_model import LocalUpstream  # noqa: E402
+from dgm import model
+from dgm.gateway import cores
+from dgm.gateway.local_model import LocalUpstream
 
 PROMPT = "Write a Python function that returns the n-th Fibonacci number, with a docstring and a short explanation."
 BUSY = "while True: pass"

@@ -161,7 +161,7 @@ class BwrapSession(Session):
         args += ["--remount-ro", "/", "--chdir", workdir]
         for key, value in sorted(env.items()):
             args += ["--setenv", key, value]
-        return args + ["--"]
+        return [*args, "--"]
 
     def _top_entries(self) -> list[tuple[str, str | None]]:
         """The root's top-level folders and symlinks (a symlink's target, or None)."""

@@ -58,7 +58,7 @@ class LiveSessions:
         for session in sessions:
             try:
                 session.close()
-            except Exception:  # noqa: BLE001 - one session failing to close must not keep the others running
+            except Exception:
                 log.exception("closing sandbox session %s at exit failed", session.id)
         return len(sessions)
 

@@ -86,7 +86,8 @@ def test_make_evolve_brings_up_the_base_sandbox_only_and_make_test_the_polyglot_
         target: subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True).stdout
         for target in ("evolve", "test")
     }
-    assert "scripts/sandbox-up.sh .venv\n" in commands["evolve"] and "polyglot" not in commands["evolve"]
+    assert "scripts/sandbox-up.sh .venv\n" in commands["evolve"]
+    assert "polyglot" not in commands["evolve"]
     assert "scripts/sandbox-up.sh .venv polyglot\n" in commands["test"]
 
 

@@ -57,7 +57,8 @@ def test_a_folder_whose_owner_is_dead_is_removed_and_one_whose_owner_runs_is_kep
         for path in other:
             path.mkdir()
         assert sorted(tempdirs.sweep()) == sorted([*dead, reused])
-        assert all(p.exists() for p in [mine, child, *other]) and not any(p.exists() for p in [*dead, reused])
+        assert all(p.exists() for p in [mine, child, *other])
+        assert not any(p.exists() for p in [*dead, reused])
     finally:
         live_child.kill()
         live_child.wait()
@@ -76,7 +77,8 @@ def test_a_zombie_owner_is_dead(temp):
 def test_another_users_folder_is_never_removed(temp):
     path = folder(temp, tempdirs.GATEWAY, *dead_owner())
     os.chown(path, 65534, 65534)
-    assert tempdirs.sweep() == [] and path.exists()
+    assert tempdirs.sweep() == []
+    assert path.exists()
 
 
 def test_a_gateway_sweeps_what_dead_ones_left_and_removes_its_own_folder(temp):
@@ -85,14 +87,16 @@ def test_a_gateway_sweeps_what_dead_ones_left_and_removes_its_own_folder(temp):
     with Gateway(ScriptedUpstream(script)) as gateway:
         assert not left.exists()
         own = gateway.socket_path.parent
-        assert own.parent == temp and tempdirs.owner(own.name) == (os.getpid(), tempdirs.start_time(os.getpid()))
+        assert own.parent == temp
+        assert tempdirs.owner(own.name) == (os.getpid(), tempdirs.start_time(os.getpid()))
     assert list(temp.iterdir()) == []
 
 
 def test_a_grader_without_a_cache_folder_makes_its_own_and_removes_it(temp):
     left = folder(temp, tempdirs.GRADE, *dead_owner())
     grader = Grader(get_backend("unsandboxed"))
-    assert not left.exists() and tempdirs.owner(grader.cache.name)[0] == os.getpid()
+    assert not left.exists()
+    assert tempdirs.owner(grader.cache.name)[0] == os.getpid()
     (grader.cache / "bases").mkdir()
     del grader
     gc.collect()

@@ -403,7 +403,7 @@ class Engine:
         job = run.job
         try:
             outcome = run.future.result()
-        except Exception as exc:  # noqa: BLE001 - an infrastructure failure: retried, then failed with its reason
+        except Exception as exc:
             if _disk_full(exc):
                 archive.jobs.release(job.id, self.worker, "disk full")
                 raise

@@ -141,7 +141,7 @@ class LiveProgress(Progress):
         self.jobs: list[str] = []
 
     def note(self, message: str) -> None:
-        self.recent = (self.recent + [f"{time.strftime('%H:%M:%S')} {message}"])[-12:]
+        self.recent = ([*self.recent, f"{time.strftime('%H:%M:%S')} {message}"])[-12:]
         self._render()
 
     def update(self, view, flight, gw, state: RunState) -> None:

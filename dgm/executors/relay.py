@@ -69,7 +69,7 @@ class _Handler(BaseHTTPRequestHandler):
     relay: Relay
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args) -> None:
         log.debug("relay: " + format, *args)
 
     def _relay(self) -> None:

@@ -10,7 +10,6 @@ from .upstream import Upstream, UpstreamError, request_hash
 
 __all__ = [
     "UPSTREAMS",
-    "upstream_name",
     "Budget",
     "Deadlines",
     "Gateway",
@@ -23,4 +22,5 @@ __all__ = [
     "UpstreamError",
     "make_upstream",
     "request_hash",
+    "upstream_name",
 ]

@@ -134,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization", "")
         return auth[7:] if auth.startswith("Bearer ") else None
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         try:
             self._grant()
             if self.path.rstrip("/") != "/v1/models":
@@ -165,7 +165,7 @@ class Handler(BaseHTTPRequestHandler):
             raise GatewayError(400, "invalid_request_error", "dgm gateway: the request body ended before its length")
         return body
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = None
         try:
             grant = self._grant()

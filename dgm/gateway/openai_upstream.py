@@ -41,7 +41,7 @@ class OpenAIUpstream:
             return [self.model]
         try:
             return [m.id for m in self.client.models.list()]
-        except Exception as exc:  # noqa: BLE001 - any client failure is one clear message
+        except Exception as exc:
             raise UpstreamError(f"cannot list the endpoint's models: {exc}") from exc
 
     def complete(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:

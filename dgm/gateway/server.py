@@ -384,7 +384,7 @@ class Gateway:
                 error, future = UpstreamError(f"no answer within {self.retry.timeout_s:g}s"), None
             except UpstreamError as exc:
                 error, future = exc, None
-            except Exception as exc:  # noqa: BLE001 - a broken upstream is one clear error, not a dead server
+            except Exception as exc:
                 log.exception("upstream %s crashed", self.upstream.name)
                 error = UpstreamError(f"upstream {self.upstream.name} crashed: {exc!r}", retryable=False)
             if not error.retryable or attempt >= self.retry.attempts:

@@ -4,6 +4,7 @@ from the seed. Each comes with a README stating its provenance."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import tarfile
 import tempfile
@@ -60,7 +61,7 @@ def export(archive: Archive, data: RunData, node: NodeInfo, out: Path, fmt: str)
         chain = _lineage(data, node.id)
         out.mkdir(parents=True)
         archive.materialize(data.nodes[chain[0]].snapshot, out / "seed")
-        for number, (parent, child) in enumerate(zip(chain, chain[1:], strict=False), start=1):
+        for number, (parent, child) in enumerate(itertools.pairwise(chain), start=1):
             patch = archive.diff(data.nodes[parent].snapshot, data.nodes[child].snapshot)
             (out / f"{number:04d}-node-{child}.patch").write_text(patch)
         (out / "README.md").write_text(

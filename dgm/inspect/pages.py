@@ -226,7 +226,7 @@ def report_page(archive: Archive, data: RunData, config) -> str:
             y_max=1.0,
         )
         + f'<h2>Archive tree</h2>{LEGEND}<div class="tree">{tree.svg(data)}</div>'
-        + f"<h2>Node × task results</h2>{matrix(archive, data)}"
+        + f"<h2>Node × task results</h2>{matrix(archive, data)}"  # noqa: RUF001 (the sign, shown to people)
         + "<h2>Model use over time</h2>"
         + charts.line_chart(tokens, "Tokens (cumulative)", "minutes since the first call", "tokens")
         + charts.line_chart(usd, "Cost (cumulative)", "minutes since the first call", "dollars")

@@ -114,7 +114,7 @@ def run(
                     gateway.revoke_token(token)
                     try:
                         judged = future.result()
-                    except Exception as exc:  # noqa: BLE001 - one task's infrastructure failure; the others go on
+                    except Exception as exc:
                         log.exception("transfer task %s failed", task.id)
                         with archive_lock:
                             archive.jobs.fail(job.id, WORKER, f"{exc.__class__.__name__}: {exc}", retry=False)

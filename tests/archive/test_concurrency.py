@@ -137,6 +137,7 @@ def test_write_that_completes_is_wholly_there(tmp_path, write_length):
     with Archive(db) as ar:
         assert ar.integrity_check() == []
         nodes = ar.nodes()
-        assert len(nodes) == 2 and nodes[1].origin == {"killed": True}
+        assert len(nodes) == 2
+        assert nodes[1].origin == {"killed": True}
         out = ar.materialize(nodes[1].snapshot, tmp_path / "out")
         assert tree_listing(out) == tree_listing(src)

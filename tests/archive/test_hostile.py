@@ -17,7 +17,7 @@ def base(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "link, target",
+    ("link", "target"),
     [
         ("abs_link", "/etc/passwd"),
         ("up_link", "../outside"),
@@ -113,7 +113,7 @@ def test_control_character_in_name_is_refused(archive: Archive, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "limits, match",
+    ("limits", "match"),
     [
         (SnapshotLimits(max_files=2), "entries"),
         (SnapshotLimits(max_file_bytes=100), "single-file limit"),
@@ -125,7 +125,8 @@ def test_limits_are_enforced(tmp_path, limits, match):
     with Archive(tmp_path / "a.db", limits=limits) as ar:
         with pytest.raises(SnapshotTooLargeError, match=match):
             ar.add_snapshot(src)
-        assert ar.stats().blobs == 0 and ar.stats().snapshots == 0
+        assert ar.stats().blobs == 0
+        assert ar.stats().snapshots == 0
 
 
 def test_oversized_file_error_names_it(tmp_path):
@@ -151,7 +152,8 @@ def test_materialize_refuses_tampered_manifest_paths(archive: Archive, tmp_path,
         archive.materialize(snap, tmp_path / "out" / "dest")
     assert err.value.path == evil
     assert not (tmp_path / "out" / "dest").exists()
-    assert not (tmp_path / "owned").exists() and not (tmp_path / "out" / "owned").exists()
+    assert not (tmp_path / "owned").exists()
+    assert not (tmp_path / "out" / "owned").exists()
 
 
 def test_materialize_refuses_tampered_symlink_target(archive: Archive, tmp_path):

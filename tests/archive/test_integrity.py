@@ -49,9 +49,10 @@ def test_parent_cycle_is_found(populated):
 
 
 def test_missing_parent_is_found(populated):
-    archive, root, child = populated
+    archive, _root, child = populated
     tamper(archive, "UPDATE nodes SET parent_id = 999 WHERE id = ?", [child.id])
-    assert "node" in kinds(archive) and "reference" in kinds(archive)
+    assert "node" in kinds(archive)
+    assert "reference" in kinds(archive)
 
 
 def test_missing_blob_reference_is_found(populated):
@@ -61,13 +62,13 @@ def test_missing_blob_reference_is_found(populated):
 
 
 def test_manifest_not_matching_its_id_is_found(populated):
-    archive, root, child = populated
+    archive, _root, _child = populated
     tamper(archive, "UPDATE snapshot_files SET mode = 33261 WHERE mode = 33188")
     assert any("does not match its id" in p.detail for p in archive.integrity_check())
 
 
 @pytest.mark.parametrize(
-    "sql, fragment",
+    ("sql", "fragment"),
     [
         ("UPDATE jobs SET state = 'running', worker = NULL", "running without a worker"),
         ("UPDATE jobs SET state = 'queued'", "queued but held"),

@@ -30,8 +30,10 @@ def test_claim_takes_oldest_queued_job(jobs):
     first = jobs.enqueue("evaluate", {"node": 1, "task": "a"})
     jobs.enqueue("expand", {"parent": 1})
     claimed = jobs.claim("w1")
-    assert claimed.id == first.id and claimed.state == "running"
-    assert claimed.worker == "w1" and claimed.attempts == 1
+    assert claimed.id == first.id
+    assert claimed.state == "running"
+    assert claimed.worker == "w1"
+    assert claimed.attempts == 1
     assert jobs.claim("w2", kinds=["evaluate"]) is None
     assert jobs.claim("w2", kinds=["expand"]).kind == "expand"
     assert jobs.claim("w3") is None
@@ -41,7 +43,8 @@ def test_finish_records_result(jobs):
     job = jobs.enqueue("evaluate", {"x": 1})
     jobs.claim("w1")
     done = jobs.finish(job.id, "w1", {"resolved": True})
-    assert done.state == "done" and done.result == {"resolved": True}
+    assert done.state == "done"
+    assert done.result == {"resolved": True}
     assert jobs.counts() == {"queued": 0, "running": 0, "done": 1, "failed": 0}
 
 
@@ -61,10 +64,13 @@ def test_fail_requeues_until_attempts_run_out(jobs):
     job = jobs.enqueue("expand", {}, max_attempts=2)
     jobs.claim("w1")
     again = jobs.fail(job.id, "w1", "sandbox crashed")
-    assert again.state == "queued" and again.error == "sandbox crashed" and again.worker is None
+    assert again.state == "queued"
+    assert again.error == "sandbox crashed"
+    assert again.worker is None
     jobs.claim("w2")
     final = jobs.fail(job.id, "w2", "sandbox crashed again")
-    assert final.state == "failed" and final.attempts == 2
+    assert final.state == "failed"
+    assert final.attempts == 2
 
 
 def test_fail_without_retry_is_final(jobs):
@@ -83,7 +89,8 @@ def test_recover_stale_requeues_silent_jobs_only(jobs, clock):
     clock.now += 30
     recovered = jobs.recover_stale(timeout_s=60)
     assert [j.id for j in recovered] == [silent.id]
-    assert jobs.get(silent.id).state == "queued" and "stale" in jobs.get(silent.id).error
+    assert jobs.get(silent.id).state == "queued"
+    assert "stale" in jobs.get(silent.id).error
     assert jobs.get(alive.id).state == "running"
     # The dead worker's late report is refused: the job is no longer its own.
     with pytest.raises(JobStateError):
@@ -111,7 +118,8 @@ def test_fail_stale_fails_silent_jobs_of_its_kind_only(jobs, clock):
     clock.now += 30
     failed = jobs.fail_stale("transfer", timeout_s=60, why="stale: its eval stopped")
     assert [(j.id, j.state, j.error) for j in failed] == [(left.id, "failed", "stale: its eval stopped")]
-    assert jobs.get(alive.id).state == "running" and jobs.get(engine.id).state == "running"
+    assert jobs.get(alive.id).state == "running"
+    assert jobs.get(engine.id).state == "running"
     assert jobs.claim("anyone") is None  # nothing was put back in the queue
 
 

@@ -31,12 +31,13 @@ def test_reads_while_the_run_writes_and_sees_its_commits(run):
 
 def test_every_write_is_refused(run):
     with Archive.for_run(run, read_only=True) as viewer:
-        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+        with pytest.raises(sqlite3.OperationalError, match=r"readonly|read-only|query_only"):
             viewer.add_evaluation(1, "dev", "t3", True)
         with pytest.raises(sqlite3.OperationalError):
             viewer.db.execute("DELETE FROM nodes")
     with Archive.for_run(run) as ar:
-        assert len(ar.evaluations()) == 1 and len(ar.nodes()) == 1
+        assert len(ar.evaluations()) == 1
+        assert len(ar.nodes()) == 1
 
 
 def test_an_older_schema_is_refused_not_migrated(run):

@@ -39,7 +39,8 @@ def test_round_trip_is_exact(archive: Archive, tmp_path):
     assert tree_listing(out) == tree_listing(src)
     assert stat.S_IMODE((out / "readonly_dir").stat().st_mode) == 0o555
     assert stat.S_IMODE((out / "pkg/tool.sh").stat().st_mode) == 0o755
-    assert (out / "deep/a/b/c/empty").is_dir() and not any((out / "deep/a/b/c/empty").iterdir())
+    assert (out / "deep/a/b/c/empty").is_dir()
+    assert not any((out / "deep/a/b/c/empty").iterdir())
     info = archive.snapshot_info(snap)
     assert info.n_files == len(tree_listing(src))
 

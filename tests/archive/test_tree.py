@@ -109,7 +109,8 @@ def test_tree_graph_has_every_edge_and_the_node_attributes(archive: Archive, sma
     root, a, b, c = small_tree
     g = archive.tree()
     assert set(g.edges) == {(root, a), (a, b), (root, c)}
-    assert g.nodes[root]["status"] == "valid" and g.nodes[b]["snapshot"] == snap
+    assert g.nodes[root]["status"] == "valid"
+    assert g.nodes[b]["snapshot"] == snap
 
 
 def test_add_node_with_unknown_parent_or_snapshot_fails_cleanly(archive: Archive, snap):
@@ -125,7 +126,8 @@ def test_add_node_with_unknown_parent_or_snapshot_fails_cleanly(archive: Archive
 def test_status_changes_are_recorded(archive: Archive, snap):
     node = archive.add_node(None, snap)
     updated = archive.set_status(node.id, "invalid", reason="check failed: ImportError")
-    assert updated.status == "invalid" and updated.reason.startswith("check failed")
+    assert updated.status == "invalid"
+    assert updated.reason.startswith("check failed")
     assert [e.kind for e in archive.events()] == ["node_added", "node_status"]
     with pytest.raises(Exception, match="unknown node status"):
         archive.set_status(node.id, "great")
@@ -137,7 +139,8 @@ def test_evaluation_attempts_are_numbered(archive: Archive, snap):
     e1 = archive.add_evaluation(node.id, "dev", "t1", True, duration_s=1.5, cost_usd=0.01)
     assert (e0.attempt, e1.attempt) == (0, 1)
     assert archive.blob(e0.log_blob) == b"log text"
-    assert e0.tests == {"test_a": "failed"} and e1.resolved is True
+    assert e0.tests == {"test_a": "failed"}
+    assert e1.resolved is True
 
 
 def test_records_are_frozen(archive: Archive, snap):

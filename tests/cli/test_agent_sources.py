@@ -84,7 +84,8 @@ def test_eval_of_another_runs_node(scripted_run, tmp_path):
 def test_eval_of_an_unknown_node_of_another_run(scripted_run, tmp_path):
     run, _ = scripted_run
     result = cli(*eval_args(scripted_run, tmp_path / "evals", f"{run}:999"))
-    assert result.exit_code != 0 and "999" in result.output
+    assert result.exit_code != 0
+    assert "999" in result.output
     assert not (tmp_path / "evals").exists()
 
 
@@ -103,7 +104,8 @@ def test_an_agent_that_crashes_fails_with_agent_failed_and_its_stderr(scripted_r
             bundle = json.loads(ar.blob(evaluation.log_blob))
             assert bundle["reason"] == "agent_failed"
             assert "crashed on purpose" in bundle["test_log"]
-    assert "tests_failed" not in result.output and result.output.count("agent_failed") == 3
+    assert "tests_failed" not in result.output
+    assert result.output.count("agent_failed") == 3
 
 
 def test_evolve_from_an_export_starts_from_it(scripted_run, exported, tmp_path):
@@ -132,6 +134,7 @@ def test_evolve_refuses_a_seed_agent_that_fails_its_check(scripted_run, exported
     (exported / "seed_agent" / "check.py").write_text("def run():\n    raise SystemExit('refused on purpose')\n")
     result = cli(*evolve_args(scripted_run, tmp_path / "run"), "--seed-agent", exported, "--max-evals", "1")
     assert result.exit_code != 0
-    assert "its check failed" in result.output and "refused on purpose" in result.output
+    assert "its check failed" in result.output
+    assert "refused on purpose" in result.output
     with Archive.for_run(tmp_path / "run") as ar:
         assert ar.nodes() == []

@@ -41,13 +41,17 @@ def test_status_of_an_api_built_archive_uses_its_own_benchmark(tmp_path):
     result = CliRunner().invoke(main, ["status", "--run", str(run), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["benchmark"] == LABEL and data["evaluations"] == 60
+    assert data["benchmark"] == LABEL
+    assert data["evaluations"] == 60
     with Archive.for_run(run) as ar:
         view = build(ar, LABEL, ())
     assert data["best"]["node"] == final.best(view, "quantile")  # the default rule, on its own results
     text = CliRunner().invoke(main, ["status", "--run", str(run)]).output
-    assert LABEL in text and "none yet" not in text and "builtin:dev" not in text
-    assert "no run stored" in text and "mode hgm" not in text  # no mode or selector it never had
+    assert LABEL in text
+    assert "none yet" not in text
+    assert "builtin:dev" not in text
+    assert "no run stored" in text
+    assert "mode hgm" not in text
 
 
 def test_best_and_tree_of_an_api_built_archive_read_its_benchmark_not_a_transfer(tmp_path):
@@ -56,16 +60,19 @@ def test_best_and_tree_of_an_api_built_archive_read_its_benchmark_not_a_transfer
         expected = final.best(build(ar, LABEL, ()), "quantile")
     result = CliRunner().invoke(main, ["best", "--run", str(run)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"node {expected}: ") and f"on {LABEL}" in result.output
+    assert result.output.startswith(f"node {expected}: ")
+    assert f"on {LABEL}" in result.output
     tree = CliRunner().invoke(main, ["tree", "--run", str(run)])
-    assert tree.exit_code == 0 and "polyglot@gpt" not in tree.output.splitlines()[0]
+    assert tree.exit_code == 0
+    assert "polyglot@gpt" not in tree.output.splitlines()[0]
 
 
 def test_status_of_an_empty_archive_is_a_clear_error(tmp_path):
     with Archive.for_run(tmp_path / "empty", create=True):
         pass
     result = CliRunner().invoke(main, ["status", "--run", str(tmp_path / "empty")])
-    assert result.exit_code != 0 and "holds no evolution run" in result.output
+    assert result.exit_code != 0
+    assert "holds no evolution run" in result.output
 
 
 def test_report_of_an_api_built_archive(tmp_path):
@@ -76,9 +83,12 @@ def test_report_of_an_api_built_archive(tmp_path):
     page = out.read_text()
     with Archive.for_run(run) as ar:
         (resolved,) = ar.db.execute("SELECT sum(resolved) FROM evaluations WHERE benchmark = ?", [LABEL]).fetchone()
-    assert f"benchmark    {LABEL}" in page and f"evaluations  60 ({resolved} resolved)" in page
-    assert "builtin:dev" not in page and "none yet" not in page
-    assert "Final pick on" in page and final.RULE_NAMES["quantile"] in page
+    assert f"benchmark    {LABEL}" in page
+    assert f"evaluations  60 ({resolved} resolved)" in page
+    assert "builtin:dev" not in page
+    assert "none yet" not in page
+    assert "Final pick on" in page
+    assert final.RULE_NAMES["quantile"] in page
 
 
 def test_progress_curve_is_the_final_rules_value_of_its_pick_after_each_evaluation(tmp_path):

@@ -88,7 +88,8 @@ def test_status_gives_the_runs_rate_and_each_cheaters_with_denominators(tmp_path
         "node 2: cheating 1/3 gradings (33%) ▲ higher than its parent's; node 4: cheating 1/3 gradings (33%)"
     ) in lines
     best = next(line for line in lines if line.startswith("best agent"))
-    assert best.startswith("best agent   node 1: 3/4 resolved") and best.endswith(", cheating 0/5 gradings (0%)")
+    assert best.startswith("best agent   node 1: 3/4 resolved")
+    assert best.endswith(", cheating 0/5 gradings (0%)")
     assert any("3 grading runs gamed" in line and "1 flagged by the grader" in line for line in lines)
     data = json.loads(CliRunner().invoke(main, ["status", "--run", str(run), "--json"]).output)
     assert data["cheating"] == {
@@ -157,7 +158,8 @@ def test_the_report_has_the_rates_and_escapes_what_agents_wrote(tmp_path):
     )
     assert page.count('<rect class="cheat"') == 3  # the tree: an outline on nodes 2, 3 and 4
     assert "grading run gamed: a twin test passed (never resolved)" in page
-    assert HOSTILE not in page and "twin &lt;script&gt;window.__pwned = 1&lt;/script&gt; passed" in page
+    assert HOSTILE not in page
+    assert "twin &lt;script&gt;window.__pwned = 1&lt;/script&gt; passed" in page
 
 
 def test_serve_sends_the_rates_for_the_run_the_agent_and_the_tree(tmp_path):
@@ -185,7 +187,8 @@ def test_serve_sends_the_rates_for_the_run_the_agent_and_the_tree(tmp_path):
         (1, 3, False),
         (0, 0, False),
     ]
-    assert rows[1]["flags"] == ["flagged"] and rows[3]["flags"] == ["gamed", "tampered"]
+    assert rows[1]["flags"] == ["flagged"]
+    assert rows[3]["flags"] == ["gamed", "tampered"]
 
 
 def test_the_served_page_shows_the_rate_and_rings_the_cheaters(browser, tmp_path):
@@ -202,14 +205,16 @@ def test_the_served_page_shows_the_rate_and_rings_the_cheaters(browser, tmp_path
             in page.inner_text("#panel")
         )
         assert "integrity    cheating 4/15 gradings (27%)" in page.inner_text("#overview")
-        assert page.locator("circle.cheat").count() == 3 and page.locator("circle.cheat.rising").count() == 2
+        assert page.locator("circle.cheat").count() == 3
+        assert page.locator("circle.cheat.rising").count() == 2
         page.check('input.flag[value="rising"]')
         hits = [i for i in range(1, 6) if "hit" in page.get_attribute(f'circle.node[data-id="{i}"]', "class")]
         assert hits == [2, 3]
         page.goto(url + "#node=4")
         page.wait_for_selector('#panel[data-shown="#node=4"]')
         text = page.inner_text("#panel")
-        assert "cheating 1/3 gradings (33%); its parent's: cheating 1/3 gradings (33%)" in text and "▲" not in text
+        assert "cheating 1/3 gradings (33%); its parent's: cheating 1/3 gradings (33%)" in text
+        assert "▲" not in text
         assert page.evaluate("window.__pwned") is None
     finally:
         server.terminate()

@@ -32,7 +32,8 @@ def invoke(*args: str):
 
 def test_version():
     result = invoke("--version")
-    assert result.exit_code == 0 and __version__ in result.output
+    assert result.exit_code == 0
+    assert __version__ in result.output
 
 
 def test_stats(run_dir):
@@ -41,12 +42,15 @@ def test_stats(run_dir):
     assert "nodes        1 (pending 0, valid 1" in result.output
     assert "jobs         queued 1" in result.output
     data = json.loads(invoke("archive", "stats", "--run", str(run_dir), "--json").output)
-    assert data["nodes"] == 1 and data["evaluations"] == 1 and data["blobs"] == 1
+    assert data["nodes"] == 1
+    assert data["evaluations"] == 1
+    assert data["blobs"] == 1
 
 
 def test_check_passes_on_sound_archive(run_dir):
     result = invoke("archive", "check", "--run", str(run_dir))
-    assert result.exit_code == 0 and result.output.startswith("ok:")
+    assert result.exit_code == 0
+    assert result.output.startswith("ok:")
 
 
 def test_check_reports_a_flipped_byte_on_disk(run_dir):
@@ -61,7 +65,8 @@ def test_check_reports_a_flipped_byte_on_disk(run_dir):
     db.write_bytes(bytes(raw))
     result = CliRunner().invoke(main, ["archive", "check", "--run", str(run_dir)])
     assert result.exit_code == 1
-    assert "blob" in result.output and "corrupt" in result.output
+    assert "blob" in result.output
+    assert "corrupt" in result.output
     assert "1 problem(s) found" in result.output
 
 
@@ -74,14 +79,16 @@ def test_missing_run_dir_is_a_clean_error(tmp_path):
 
 def test_run_dir_without_archive_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["archive", "check", "--run", str(tmp_path)])
-    assert result.exit_code == 1 and "no archive at" in result.output
+    assert result.exit_code == 1
+    assert "no archive at" in result.output
     assert not (tmp_path / "archive.db").exists()
 
 
 def test_garbage_archive_is_a_clean_error(tmp_path):
     (tmp_path / "archive.db").write_bytes(b"\x00garbage" * 1000)
     result = CliRunner().invoke(main, ["archive", "stats", "--run", str(tmp_path)])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
     assert "not a usable dgm archive" in result.output
 
 
@@ -117,7 +124,8 @@ def test_evolve_help_comes_from_the_registries_and_the_config_defaults():
             assert f"{getattr(cls, 'usage', name)}: {cls.summary}" in text
     defaults = RunConfig()
     assert f"Stop after this many task evaluations. [{defaults.max_evals}]" in text
-    assert f"[{','.join(map(str, defaults.stages))}]" in text and f"[{defaults.backend}]" in text
+    assert f"[{','.join(map(str, defaults.stages))}]" in text
+    assert f"[{defaults.backend}]" in text
 
 
 def test_each_local_has_a_name_that_says_what_it_is_and_the_old_one_still_works():
@@ -128,7 +136,8 @@ def test_each_local_has_a_name_that_says_what_it_is_and_the_old_one_still_works(
     from dgm.gateway import upstream_name
     from sandbox import get_backend
 
-    assert get_backend("local").name == "unsandboxed" and not get_backend("local").isolating
+    assert get_backend("local").name == "unsandboxed"
+    assert not get_backend("local").isolating
     assert for_config(RunConfig(executor="local")).name == for_config(RunConfig()).name == "threads"
     assert upstream_name("local") == upstream_name("local:/models/x.gguf") == "embedded" == auto_fm({})
     for flag, value in (("--backend", "local"), ("--executor", "local")):

@@ -26,25 +26,30 @@ def test_tree_as_text(scripted_run):
     run, _ = scripted_run
     text = cli("tree", "--run", run)
     assert text.exit_code == 0
-    assert text.output.splitlines()[0].startswith("1  1/3 [") and "├── 2" in text.output
+    assert text.output.splitlines()[0].startswith("1  1/3 [")
+    assert "├── 2" in text.output
 
 
 def test_tree_as_dot(scripted_run):
     run, _ = scripted_run
     dot = cli("tree", "--run", run, "--format", "dot").output
-    assert dot.startswith("digraph dgm {") and "n1 -> n2" in dot
+    assert dot.startswith("digraph dgm {")
+    assert "n1 -> n2" in dot
 
 
 def test_tree_as_svg(scripted_run):
     run, _ = scripted_run
     svg = cli("tree", "--run", run, "--format", "svg").output
-    assert svg.startswith("<svg") and svg.count("<rect") == 5
+    assert svg.startswith("<svg")
+    assert svg.count("<rect") == 5
 
 
 def test_show_gives_parent_diagnosis_and_score(scripted_run):
     run, _ = scripted_run
     show = cli("show", "--run", run, "2")
-    assert show.exit_code == 0 and "parent       1" in show.output and "the agent gave up" in show.output
+    assert show.exit_code == 0
+    assert "parent       1" in show.output
+    assert "the agent gave up" in show.output
     assert "1/3" in show.output
 
 
@@ -56,10 +61,14 @@ def test_show_and_tree_print_agent_text_without_its_control_characters(tmp_path)
         child = ar.add_child(node.id, write_tree(tmp_path / "child", {"seed_agent/x.py": "y = 2\n"}))
         ar.set_status(child.id, "invalid", "check failed (exit 1): \x1b[31mFAILED\x1b[0m")  # the check's stderr
     show = cli("show", "--run", tmp_path / "run", "1")
-    assert show.exit_code == 0 and "\x1b" not in show.output and "\x07" not in show.output
+    assert show.exit_code == 0
+    assert "\x1b" not in show.output
+    assert "\x07" not in show.output
     assert "# notes\ntried X ?[2J?]0;pwned? then Y" in show.output  # the lines kept, as text
     for shown in (cli("show", "--run", tmp_path / "run", "2"), cli("tree", "--run", tmp_path / "run")):
-        assert shown.exit_code == 0 and "?[31mFAILED?[0m" in shown.output and "\x1b" not in shown.output
+        assert shown.exit_code == 0
+        assert "?[31mFAILED?[0m" in shown.output
+        assert "\x1b" not in shown.output
 
 
 def test_diff_shows_the_meta_agents_edit(scripted_run):
@@ -71,11 +80,13 @@ def test_diff_shows_the_meta_agents_edit(scripted_run):
 def test_best_by_lcb_names_a_node_and_its_score(scripted_run):
     run, _ = scripted_run
     best = cli("best", "--run", run, "--rule", "lcb")
-    assert best.exit_code == 0 and best.output.startswith("node ") and "1/3" in best.output
+    assert best.exit_code == 0
+    assert best.output.startswith("node ")
+    assert "1/3" in best.output
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    ("args", "message"),
     [
         (["show", "--run", "{run}", "99"], "no node '99'"),
         (["diff", "--run", "{run}", "1", "nope"], "no node 'nope'"),
@@ -93,7 +104,8 @@ def test_error_cases_are_clear(scripted_run, tmp_path, args, message):
     Archive.for_run(empty, create=True).close()
     values = {"run": run, "missing": tmp_path / "missing", "empty": empty}
     result = cli(*[a.format(**values) for a in args])
-    assert result.exit_code != 0 and message in result.output, result.output
+    assert result.exit_code != 0, result.output
+    assert message in result.output, result.output
     assert "Traceback" not in result.output
 
 
@@ -102,7 +114,9 @@ def test_export_as_a_directory_with_a_readme_of_its_lineage(scripted_run, tmp_pa
     out = tmp_path / "agent"
     assert cli("export", "--run", run, "best", "--out", out).exit_code == 0
     readme = (out / "README.md").read_text()
-    assert "## Lineage" in readme and "resolved" in readme and '"mode": "hgm"' in readme
+    assert "## Lineage" in readme
+    assert "resolved" in readme
+    assert '"mode": "hgm"' in readme
 
 
 def test_export_as_a_tarball(scripted_run, tmp_path):
@@ -173,7 +187,8 @@ class TestTransferEval:
         copy, *_ = transfer
         with Archive.for_run(copy) as ar:
             calls = [c for c in ar.fm_calls() if c.model == "other-model"]
-            assert calls and {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
+            assert calls
+            assert {e.benchmark for e in ar.evaluations()} >= {"builtin:test@other-model"}
 
     def test_it_writes_one_prediction_per_task(self, transfer):
         _, _, preds, _ = transfer
@@ -195,7 +210,8 @@ class TestTransferEval:
         copy, *_ = transfer
         with Archive.for_run(copy) as ar:
             spans = ar.db.execute("SELECT started_at, finished_at FROM jobs WHERE kind = 'transfer'").fetchall()
-        assert len(spans) == 12 and all(s is not None and f is not None for s, f in spans)
+        assert len(spans) == 12
+        assert all(s is not None and f is not None for s, f in spans)
         at_once = max(sum(s <= start < f for s, f in spans) for start, _ in spans)
         assert at_once <= 2, spans
 
@@ -225,14 +241,16 @@ def test_an_eval_heartbeats_its_jobs_and_fails_those_a_killed_eval_left_running(
     )
     assert result.exit_code == 0, result.output
     with Archive.for_run(copy) as ar:
-        assert ar.jobs.get(left.id).state == "failed" and "stale" in ar.jobs.get(left.id).error
+        assert ar.jobs.get(left.id).state == "failed"
+        assert "stale" in ar.jobs.get(left.id).error
         assert ar.jobs.get(live.id).state == "running"
         spans = ar.db.execute(
             "SELECT started_at, heartbeat_at, finished_at FROM jobs WHERE kind = 'transfer' AND state = 'done'"
         ).fetchall()
     assert spans
     for started, beat, finished in spans:  # heartbeated while it ran, up to its end
-        assert started < beat <= finished and finished - beat < 1.0, (started, beat, finished)
+        assert started < beat <= finished, (started, beat, finished)
+        assert finished - beat < 1.0, (started, beat, finished)
 
 
 def test_eval_of_an_exported_agent_directory(scripted_run, tmp_path):

@@ -98,7 +98,8 @@ def test_serve_lists_running_jobs_and_follows_the_agents_trajectory_as_data(clie
     assert "script-src 'self'" in reply.headers["content-security-policy"]
     assert reply.headers["x-content-type-options"] == "nosniff"
     answer = reply.json()
-    assert answer["following"] and answer["state"] == "running"
+    assert answer["following"]
+    assert answer["state"] == "running"
     assert answer["messages"][-1] == {"role": "assistant", "content": HOSTILE}  # a value, never markup
     assert client.get("/api/job/3/trajectory").json()["following"] is False  # queued: no agent runs
     assert client.get("/api/job/99/trajectory").status_code == 404
@@ -109,10 +110,12 @@ def test_a_flooded_trajectory_comes_back_bounded_to_its_end(run, client, tmp_pat
     reply = client.get("/api/job/2/trajectory")
     answer = reply.json()
     assert len(reply.content) < running_module.LIVE_BYTES + 50_000
-    assert len(answer["messages"]) == running_module.LIVE_STEPS and answer["cut"]
+    assert len(answer["messages"]) == running_module.LIVE_STEPS
+    assert answer["cut"]
     assert answer["messages"][-1]["content"].startswith("step 4999 ")
     assert all("raw" not in m for m in answer["messages"])  # the cut first line is left out, not shown broken
-    assert answer["bytes"] > 1_000_000 and answer["lines_not_shown"] > 0
+    assert answer["bytes"] > 1_000_000
+    assert answer["lines_not_shown"] > 0
 
 
 def test_the_trajectory_is_never_read_through_a_link_or_a_fifo(client, tmp_path):
@@ -122,7 +125,9 @@ def test_the_trajectory_is_never_read_through_a_link_or_a_fifo(client, tmp_path)
     trajectory.unlink()
     trajectory.symlink_to(secret)
     answer = client.get("/api/job/2/trajectory")
-    assert answer.status_code == 200 and answer.json()["messages"] == [] and SECRET not in answer.text
+    assert answer.status_code == 200
+    assert answer.json()["messages"] == []
+    assert SECRET not in answer.text
     trajectory.unlink()
     os.mkfifo(trajectory)
     assert client.get("/api/job/2/trajectory").json()["messages"] == []  # answered at once, not blocked
@@ -142,7 +147,8 @@ def test_the_trajectory_is_never_read_through_a_link_or_a_fifo(client, tmp_path)
 def test_a_job_id_that_is_not_a_number_reads_nothing(client, path, tmp_path):
     (tmp_path / "secret").write_text(SECRET)
     reply = client.get(path)
-    assert reply.status_code == 404 and SECRET not in reply.text
+    assert reply.status_code == 404
+    assert SECRET not in reply.text
 
 
 def test_the_running_job_is_shown_and_followed_in_the_browser(browser, run):
@@ -157,7 +163,8 @@ def test_the_running_job_is_shown_and_followed_in_the_browser(browser, run):
         page.click("#running a[href='#job=2']")
         page.wait_for_selector("#panel .msg")
         shown = page.inner_text("#panel")
-        assert "following its agent's trajectory" in shown and HOSTILE in shown  # the markup, as text
+        assert "following its agent's trajectory" in shown
+        assert HOSTILE in shown
         assert page.locator("#panel script, #panel img").count() == 0
         assert page.evaluate("window.__pwned") is None
     finally:
@@ -196,5 +203,7 @@ def test_an_agent_running_in_a_sandbox_is_followed_while_it_runs_and_only_then(b
                 break
             time.sleep(0.1)
         result = ran.result(timeout=120)
-    assert seen is not None and result.result.exit_code == 0, result.result.stderr
-    assert live_trajectory.tail(folder, 10_000) is None and not (folder / live_trajectory.POINTER).exists()
+    assert seen is not None, result.result.stderr
+    assert result.result.exit_code == 0, result.result.stderr
+    assert live_trajectory.tail(folder, 10_000) is None
+    assert not (folder / live_trajectory.POINTER).exists()

@@ -107,7 +107,9 @@ def test_a_run_in_progress_in_the_browser(browser, bwrap, tmp_path):
         page.click('circle.node[data-id="2"]')
         page.wait_for_selector("#panel pre.diff")
         node_text = page.inner_text("#panel")
-        assert "node 2" in node_text and "diff --git" in node_text and "solve_system.md" in node_text
+        assert "node 2" in node_text
+        assert "diff --git" in node_text
+        assert "solve_system.md" in node_text
         assert f"diagnosis {HOSTILE}" in node_text  # the meta agent's markup, as text
 
         evolving.wait(timeout=300)
@@ -117,14 +119,17 @@ def test_a_run_in_progress_in_the_browser(browser, bwrap, tmp_path):
         page.click(f'#panel a[href="#eval={failed.id}"]')
         page.wait_for_selector("#panel .msg")
         trajectory = page.inner_text("#panel")
-        assert "Trajectory" in trajectory and "Grading log" in trajectory and failed.task_id in trajectory
+        assert "Trajectory" in trajectory
+        assert "Grading log" in trajectory
+        assert failed.task_id in trajectory
         assert HOSTILE in trajectory  # the task agent's <script> is shown, not run
         assert page.locator("#panel script, #panel img").count() == 0
         assert page.evaluate("window.__pwned") is None
         (tmp_path / "serve.png").write_bytes(page.screenshot())
         base = url.rsplit("/", 1)[0]
         assert problems == [], problems
-        assert requests and all(r.startswith(base) for r in requests), requests  # nothing off the machine
+        assert requests, requests
+        assert all(r.startswith(base) for r in requests), requests
     finally:
         evolving.kill()
         server.terminate()
@@ -150,14 +155,19 @@ def test_it_never_writes_the_archive(scripted_run, served):
 
 def test_its_replies_forbid_scripts_from_anywhere_else(served):
     status, headers, body = fetch(served)
-    assert status == 200 and b'<script src="/static/app.js">' in body
+    assert status == 200
+    assert b'<script src="/static/app.js">' in body
     policy = headers["content-security-policy"]
-    assert "script-src 'self'" in policy and "default-src 'none'" in policy and "unsafe-inline" not in policy
+    assert "script-src 'self'" in policy
+    assert "default-src 'none'" in policy
+    assert "unsafe-inline" not in policy
     assert headers["x-content-type-options"] == "nosniff"
     status, headers, body = fetch(served + "api/node/999")
-    assert status == 404 and json.loads(body) == {"error": "no node 999"}
+    assert status == 404
+    assert json.loads(body) == {"error": "no node 999"}
     assert fetch(served + "api/node/99999999999999999999999")[0] == 400  # beyond SQLite's integers
-    assert fetch(served + "api/compare?a=1&b=x")[0] == 400 and fetch(served + "api/diff?a=1")[0] == 400
+    assert fetch(served + "api/compare?a=1&b=x")[0] == 400
+    assert fetch(served + "api/diff?a=1")[0] == 400
 
 
 def test_on_loopback_it_answers_only_loopback_names(served):
@@ -175,7 +185,9 @@ def test_with_a_token_every_request_must_carry_it(scripted_run):
         assert fetch(base + "api/version")[0] == 401
         assert fetch(base + "api/version?token=wrong")[0] == 401
         status, headers, _ = fetch(url)
-        assert status == 200 and "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"]
+        assert status == 200
+        assert "HttpOnly" in headers["set-cookie"]
+        assert "SameSite=Strict" in headers["set-cookie"]
         assert fetch(base + "api/tree", {"Cookie": "dgm_token=s3cret"})[0] == 200
         assert fetch(base + "api/tree", {"Authorization": "Bearer s3cret"})[0] == 200
         assert fetch(base + "api/tree", {"Cookie": "a=b; $$=1; dgm_token=s3cret"})[0] == 200  # malformed around it
@@ -188,7 +200,8 @@ def test_with_a_token_every_request_must_carry_it(scripted_run):
 def test_the_token_can_come_from_the_environment(flagged_run):
     server, url = start_serve(flagged_run, env={"DGM_SERVE_TOKEN": "from-env"})
     try:
-        assert url.endswith("?token=from-env") and fetch(url.split("?")[0] + "api/version")[0] == 401
+        assert url.endswith("?token=from-env")
+        assert fetch(url.split("?")[0] + "api/version")[0] == 401
         assert fetch(url.split("?")[0] + "api/version", {"Authorization": "Bearer from-env"})[0] == 200
     finally:
         server.terminate()
@@ -197,7 +210,8 @@ def test_the_token_can_come_from_the_environment(flagged_run):
 
 def test_off_loopback_it_needs_a_token_and_warns(scripted_run):
     refused = CliRunner().invoke(main, ["serve", "--run", str(scripted_run[0]), "--host", "0.0.0.0"])
-    assert refused.exit_code != 0 and "--token" in refused.output
+    assert refused.exit_code != 0
+    assert "--token" in refused.output
     server, url = start_serve(scripted_run[0], "--host", "0.0.0.0", "--token", "t0ken")
     try:
         assert fetch(url.replace("0.0.0.0", "127.0.0.1"))[0] == 200
@@ -227,7 +241,8 @@ def test_it_yields_the_cpu_to_the_run_it_watches(flagged_run):
 
 def test_a_missing_run_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--run", str(tmp_path / "nope")])
-    assert result.exit_code != 0 and "no run directory" in result.output
+    assert result.exit_code != 0
+    assert "no run directory" in result.output
 
 
 @pytest.fixture
@@ -253,8 +268,11 @@ def test_the_tree_marks_each_agent_with_its_flags(flagged_run):
         rows = {row[0]: row for row in watch.tree()["nodes"]}
     finally:
         watch.close()
-    assert rows[2][6] == ["tampered"] and rows[3][6] == ["stripped"] and rows[3][3] == "invalid"
-    assert rows[4][4:6] == [1, 1] and rows[4][6] == []
+    assert rows[2][6] == ["tampered"]
+    assert rows[3][6] == ["stripped"]
+    assert rows[3][3] == "invalid"
+    assert rows[4][4:6] == [1, 1]
+    assert rows[4][6] == []
 
 
 def test_a_flag_filter_in_the_page_picks_out_the_flagged_agents(browser, flagged_run):
@@ -299,7 +317,8 @@ def test_an_answer_that_comes_after_the_next_click_does_not_replace_what_it_show
             held[0].continue_()
         page.wait_for_timeout(1000)  # the late answer has been read; the old page drew it at once
         text = page.inner_text("#panel")
-        assert f"on {evaluation.task_id}" in text and "Per task" not in text, text
+        assert f"on {evaluation.task_id}" in text, text
+        assert "Per task" not in text, text
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -313,10 +332,12 @@ def test_a_run_wide_answer_waits_while_recomputing_it_would_cost_too_much(flagge
             writer.add_evaluation(1, "builtin:dev", "t1", True)
         monkeypatch.setattr(watch_module, "REFRESH_COST", 1e9)  # as if it had just cost a great deal
         stale = watch.tree()
-        assert stale == before and watch.version()["version"] != stale["version"]  # the page asks again
+        assert stale == before
+        assert watch.version()["version"] != stale["version"]
         monkeypatch.setattr(watch_module, "REFRESH_COST", 0)
         fresh = watch.tree()
-        assert fresh["version"] == watch.version()["version"] and fresh["nodes"][0][4:6] == [1, 1]
+        assert fresh["version"] == watch.version()["version"]
+        assert fresh["nodes"][0][4:6] == [1, 1]
     finally:
         watch.close()
 
@@ -329,7 +350,8 @@ def test_make_serve_serves_the_run_it_is_given():
         capture_output=True,
         text=True,
     )
-    assert dry.returncode == 0 and "dgm serve --run /tmp/some-run --port 9000" in dry.stdout, dry.stdout + dry.stderr
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    assert "dgm serve --run /tmp/some-run --port 9000" in dry.stdout, dry.stdout + dry.stderr
 
 
 def test_compare_puts_two_agents_task_results_side_by_side_with_their_diff(flagged_run):
@@ -339,7 +361,8 @@ def test_compare_puts_two_agents_task_results_side_by_side_with_their_diff(flagg
         assert [
             (t["task"], t["a"]["resolved"], t["a"]["n"], t["b"]["resolved"], t["b"]["n"]) for t in compared["tasks"]
         ] == [("t1", 0, 1, 1, 1)]
-        assert "-x = 2" in compared["diff"] and "+x = 4" in compared["diff"]
+        assert "-x = 2" in compared["diff"]
+        assert "+x = 4" in compared["diff"]
         assert watch.diff(4, 2)["diff"].count("+x = 2") == 1
         with pytest.raises(InspectError, match="no node 9"):
             watch.compare(2, 9)
@@ -358,6 +381,7 @@ def test_an_agent_that_floods_its_memory_cannot_flood_the_viewer(tmp_path):
         node = watch.node(1)
     finally:
         watch.close()
-    assert len(node["memory"]) == watch_module.NOTE_FILES and node["memory_not_shown"] == 500 - watch_module.NOTE_FILES
+    assert len(node["memory"]) == watch_module.NOTE_FILES
+    assert node["memory_not_shown"] == 500 - watch_module.NOTE_FILES
     assert all(len(m["text"]) < watch_module.NOTE_LIMIT + 100 for m in node["memory"])
     assert len(json.dumps(node)) < 1_000_000

@@ -61,7 +61,8 @@ def spend_line(calls) -> str:
 def test_a_dollar_budget_alone_stops_the_run(dollar_run):
     _, out, calls = dollar_run
     assert f"stopped      --budget-usd {BUDGET:g} spent" in out
-    assert calls and {(c.model, c.status) for c in calls} == {("gpt-4o-mini", "ok")}
+    assert calls
+    assert {(c.model, c.status) for c in calls} == {("gpt-4o-mini", "ok")}
 
 
 def test_each_call_is_priced_from_the_genai_prices_table(dollar_run):
@@ -119,7 +120,8 @@ def test_a_dollar_budget_on_an_unpriced_model_does_not_start(bwrap, engine_env, 
 def test_a_bad_price_flag_is_named(engine_env, tmp_path):
     tasks, _ = engine_env
     result = CliRunner().invoke(main, evolve_args(tmp_path / "run", tasks, "scripted:x", "--price", "gpt-4o=cheap"))
-    assert result.exit_code == 2 and "expected MODEL=IN,OUT" in result.output
+    assert result.exit_code == 2
+    assert "expected MODEL=IN,OUT" in result.output
 
 
 def test_status_gives_each_models_speed(tmp_path):
@@ -130,4 +132,5 @@ def test_status_gives_each_models_speed(tmp_path):
             ar.add_fm_call(model="embedded-m", completion_tokens=completion, latency_s=latency, request_hash="h")
         ar.add_fm_call(model="instant", completion_tokens=5, latency_s=0.0, request_hash="i")
         spend = {m["model"]: m for m in spend_by_model(ar)}
-    assert spend["embedded-m"]["tokens_per_s"] == 20.0 and spend["instant"]["tokens_per_s"] is None
+    assert spend["embedded-m"]["tokens_per_s"] == 20.0
+    assert spend["instant"]["tokens_per_s"] is None

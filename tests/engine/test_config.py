@@ -21,7 +21,7 @@ def test_bad_values_and_keys_are_named(tmp_path):
         resolve({}, {"mode": "greedy"})
     path = tmp_path / "dgm.toml"
     path.write_text("wrokers = 3\n")
-    with pytest.raises(ConfigError, match="unknown key.*wrokers"):
+    with pytest.raises(ConfigError, match=r"unknown key.*wrokers"):
         load_file(path)
     path.write_text("workers = [\n")
     with pytest.raises(ConfigError, match="cannot read config file"):
@@ -74,5 +74,7 @@ def test_models_per_role_merge_role_by_role_and_fall_back_to_the_model(tmp_path)
 def test_a_model_for_an_unknown_role_is_named(tmp_path):
     path = tmp_path / "dgm.toml"
     path.write_text('[models]\ncritic = "m"\n')
-    with pytest.raises(ConfigError, match="models.critic is not a role; the roles are solve, improve, diagnose, judge"):
+    with pytest.raises(
+        ConfigError, match=r"models.critic is not a role; the roles are solve, improve, diagnose, judge"
+    ):
         resolve(load_file(path), {})

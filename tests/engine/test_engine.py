@@ -65,8 +65,10 @@ def hgm_status(hgm_run):
 
 def test_hgm_run_stops_at_its_expansion_and_evaluation_limits(hgm_state, hgm_status):
     nodes, evals = hgm_state
-    assert len(nodes) == 7 and len(evals) == 21
-    assert hgm_status["expansions"] == 6 and hgm_status["evaluations"] == 21
+    assert len(nodes) == 7
+    assert len(evals) == 21
+    assert hgm_status["expansions"] == 6
+    assert hgm_status["evaluations"] == 21
     assert "--max-evals 21" in hgm_status["stop_reason"]  # recorded by the run, read back by status
 
 
@@ -76,7 +78,8 @@ def test_status_has_no_stop_reason_while_a_run_has_none_recorded(hgm_run, tmp_pa
     with Archive.for_run(run) as ar:
         ar.log_event("run_started", data={"pid": 1})  # resumed and running (or killed since)
     result = CliRunner().invoke(main, ["status", "--run", str(run), "--json"])
-    assert result.exit_code == 0 and json.loads(result.output)["stop_reason"] is None
+    assert result.exit_code == 0
+    assert json.loads(result.output)["stop_reason"] is None
 
 
 def test_hgm_run_grades_no_node_on_a_task_twice(hgm_state):
@@ -92,14 +95,16 @@ def test_hgm_run_children_are_all_valid(hgm_state):
 def test_hgm_run_resolves_exactly_the_task_the_script_fixes(hgm_state):
     _, evals = hgm_state
     slug = [r for n, t, r, _ in evals if t == SLUG]
-    assert slug and all(slug)
+    assert slug
+    assert all(slug)
     assert not any(r for n, t, r, _ in evals if t != SLUG)
 
 
 def test_hgm_run_names_its_best_agent(hgm_run, hgm_status):
     _, out = hgm_run
     assert "best agent   node" in out
-    assert hgm_status["best"]["resolved"] == 1 and hgm_status["best"]["n"] == 3
+    assert hgm_status["best"]["resolved"] == 1
+    assert hgm_status["best"]["n"] == 3
 
 
 def test_hgm_run_leaves_an_archive_that_passes_archive_check(hgm_run, hgm_state):
@@ -112,7 +117,8 @@ def test_hgm_run_records_model_calls_each_under_its_job(hgm_run, hgm_status):
     assert hgm_status["fm_calls"] > 0
     with Archive.for_run(hgm_run[0]) as ar:
         calls = ar.fm_calls()
-    assert calls and all(c.job_id is not None for c in calls)
+    assert calls
+    assert all(c.job_id is not None for c in calls)
 
 
 def test_a_child_carries_the_meta_agents_edit(hgm_run):
@@ -131,8 +137,10 @@ def test_a_child_keeps_its_meta_agents_trajectory_and_its_check_output(hgm_run):
     with Archive.for_run(hgm_run[0]) as ar:
         child = ar.nodes()[1]
         messages = [json.loads(line) for line in ar.blob(child.origin["trajectory"]).decode().splitlines()]
-    assert messages[0]["role"] == "system" and any(m["role"] == "assistant" for m in messages)
-    assert child.origin["check"]["exit"] == 0 and child.status == "valid"
+    assert messages[0]["role"] == "system"
+    assert any(m["role"] == "assistant" for m in messages)
+    assert child.origin["check"]["exit"] == 0
+    assert child.status == "valid"
 
 
 # --- DGM: generations of 3 children, staged evaluation (2 tasks, then all 3 over 0.3) -----------
@@ -230,4 +238,5 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(bwrap, engine_env, t
     evolve_ok(killed, tasks, script, *SEEDED, "--workers", "1", *flags)
     assert archive_state(killed) == archive_state(straight)
     with Archive.for_run(killed) as ar:
-        assert ar.jobs.counts()["running"] == 0 and ar.jobs.counts()["queued"] == 0
+        assert ar.jobs.counts()["running"] == 0
+        assert ar.jobs.counts()["queued"] == 0

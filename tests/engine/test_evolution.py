@@ -18,11 +18,15 @@ def test_a_run_from_python_stops_at_its_limit_and_resumes(bwrap, engine_env, tmp
     tasks, script = engine_env
     run = tmp_path / "run"
     first = Evolution.prepare(run, options(tasks, script, max_evals=2, max_expansions=0, seed=3))
-    assert not first.resumed and first.config.max_evals == 2
+    assert not first.resumed
+    assert first.config.max_evals == 2
     summary = first.run()
-    assert summary["evaluations"] == 2 and summary["stop_reason"] == "--max-evals 2 reached"
+    assert summary["evaluations"] == 2
+    assert summary["stop_reason"] == "--max-evals 2 reached"
     again = Evolution.prepare(run, {"max_evals": 3})  # resumed: the stored choices hold, the limit moves
-    assert again.resumed and again.config.seed == 3 and again.config.max_evals == 3
+    assert again.resumed
+    assert again.config.seed == 3
+    assert again.config.max_evals == 3
     assert again.run()["evaluations"] == 3
 
 
@@ -33,7 +37,8 @@ def test_stop_on_signals_installs_and_restores_handlers(bwrap, engine_env, tmp_p
     with evolution.stop_on_signals():
         assert signal.getsignal(signal.SIGTERM) is not before
         signal.raise_signal(signal.SIGTERM)
-        assert evolution.stopped_on_request and not evolution.engine.force_stop
+        assert evolution.stopped_on_request
+        assert not evolution.engine.force_stop
         signal.raise_signal(signal.SIGTERM)
         assert evolution.engine.force_stop
     assert signal.getsignal(signal.SIGTERM) is before

@@ -20,12 +20,11 @@ def test_the_group_adds_the_agents_that_add_most_by_performance_and_novelty():
     v = view(seed, same, novel, unevaluated)
     groups = {policy._expand(v, random.Random(i)).group for i in range(30)}
     for group in groups:
-        assert len(group) == 2 and 4 not in group
+        assert len(group) == 2
+        assert 4 not in group
     assert any(g[0] == 1 and g[1] == 3 for g in groups)  # the seed's partner: the novel one
-    assert (
-        jaccard_distance(frozenset("ab"), frozenset("ab")) == 0
-        and jaccard_distance(frozenset("a"), frozenset("b")) == 1
-    )
+    assert jaccard_distance(frozenset("ab"), frozenset("ab")) == 0
+    assert jaccard_distance(frozenset("a"), frozenset("b")) == 1
 
 
 def test_a_lone_seed_is_a_group_of_one():
@@ -53,4 +52,5 @@ def test_a_gea_run_gives_each_meta_agent_its_groups_experience(engine_env, tmp_p
     assert seen, "no expansion had a group of two"
     assert all(m["code_diff"].startswith("group/") and "score" in m for m in seen)
     failed_here = [t for m in seen for t in m["tasks_this_agent_failed"]]
-    assert failed_here and all(t["trajectory"].startswith("group/") and not t["resolved"] for t in failed_here)
+    assert failed_here
+    assert all(t["trajectory"].startswith("group/") and not t["resolved"] for t in failed_here)

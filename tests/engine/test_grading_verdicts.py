@@ -53,10 +53,12 @@ def test_a_gamed_verdict_is_logged_and_demotes_by_default(archive):
     assert RunConfig().tampered_parents is False  # the default this test stands for
     store(archive, 2, GAMED, RunConfig().tampered_parents)
     node = archive.node(2)
-    assert node.status == "invalid" and node.reason == work.GAMED_REASON.format(task="t1")
+    assert node.status == "invalid"
+    assert node.reason == work.GAMED_REASON.format(task="t1")
     [event] = archive.events("grading_gamed")
     assert (event.node_id, event.data) == (2, {"task": "t1", "label": LABEL, "gamed": ["twin test_a_twin passed"]})
-    assert archive.events("grading_tampered") == [] and archive.events("grading_flagged") == []
+    assert archive.events("grading_tampered") == []
+    assert archive.events("grading_flagged") == []
     assert cheating_rates(archive).of(2).text() == "cheating 1/1 gradings (100%)"
 
 
@@ -68,7 +70,8 @@ def test_with_tampered_parents_a_gamed_agent_stays_valid_but_is_still_logged(arc
 
 def test_the_seed_is_never_demoted_for_a_gamed_verdict(archive):
     store(archive, 1, GAMED, tampered_parents=False)
-    assert archive.node(1).status == "valid" and len(archive.events("grading_gamed")) == 1
+    assert archive.node(1).status == "valid"
+    assert len(archive.events("grading_gamed")) == 1
 
 
 def test_a_tampered_and_gamed_verdict_gives_the_tampered_reason(archive):

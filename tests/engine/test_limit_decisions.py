@@ -74,7 +74,8 @@ def test_no_expansion_while_the_last_evaluations_run():
         cache.add_result(1, task, False)
     flight = InFlight(evaluations=frozenset({(1, "x")}))
     allow = scheduler.allowance(cache.view(), flight)
-    assert not allow.evaluate and not allow.expand
+    assert not allow.evaluate
+    assert not allow.expand
     assert scheduler.ask(cache.view(), flight, 0) is None
     assert scheduler.limit_reached(cache.view()) is None  # reached once that evaluation is done
 

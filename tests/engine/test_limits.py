@@ -85,9 +85,11 @@ def after_stop(summary, at_stop, run):
 def test_max_evals_alone(bwrap, engine_env, tmp_path, mode):
     summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, max_evals=8)
     assert summary["stop_reason"] == "--max-evals 8 reached"
-    assert summary["evaluations"] == 8 and at_stop["evals"] == 8
+    assert summary["evaluations"] == 8
+    assert at_stop["evals"] == 8
     # the last evaluation freed its worker; only expansions started before can still run
-    assert at_stop["flight_evals"] == 0 and after_stop(summary, at_stop, tmp_path / "run") <= WORKERS - 1
+    assert at_stop["flight_evals"] == 0
+    assert after_stop(summary, at_stop, tmp_path / "run") <= WORKERS - 1
     if mode == "hgm":  # the k-th expansion needs (k - 1) <= evaluations ** 0.6, and 8 ** 0.6 < 4
         assert 1 <= summary["expansions"] <= 4
     else:  # the seed on its 3 tasks, generation 1's 4 children, and 5 of their 12 evaluations
@@ -100,7 +102,8 @@ def test_max_expansions_alone(bwrap, engine_env, tmp_path, mode):
     summary, at_stop = run_with(tmp_path, engine_env, bwrap, mode, max_expansions=3)
     assert summary["stop_reason"] == "--max-expansions 3 reached and nothing left to evaluate"
     assert at_stop is None  # no limit cut the run short: it ran out of work
-    assert summary["expansions"] == 3 and summary["valid"] == 4
+    assert summary["expansions"] == 3
+    assert summary["valid"] == 4
     assert summary["evaluations"] == 4 * 3  # every agent on each of the 3 tasks (dgm's stages cover all 3)
     assert 0 < summary["tokens"] <= 15 * JOB_TOKENS
 
@@ -138,4 +141,5 @@ def test_the_command_with_only_max_evals(bwrap, engine_env, tmp_path):
     assert "stopped      --max-evals 5 reached" in result.output
     with Archive.for_run(run) as ar:
         assert {k: ar.run_config()[k] for k in LIMITS} == {**dict.fromkeys(LIMITS), "max_evals": 5}
-        assert len(ar.evaluations()) == 5 and len(ar.nodes()) - 1 <= 3  # 5 ** 0.6 < 3 allows 3
+        assert len(ar.evaluations()) == 5
+        assert len(ar.nodes()) - 1 <= 3

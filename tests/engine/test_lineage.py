@@ -71,14 +71,17 @@ def test_estimates_reward_skill_and_children_that_improved():
     model.update(cache.view())
     mean_next, sd_next, mean_p, _ = estimates(model, range(1, 8))
     assert mean_next[1] > mean_next[0] > mean_next[2]  # skill: 2 over the seed over 3
-    assert mean_next[3] > mean_next[4] and mean_p[3] > mean_p[4]  # what its child did counts for 4
-    assert sd_next[1] > 0 and mean_next[5] > mean_next[6]
+    assert mean_next[3] > mean_next[4]
+    assert mean_p[3] > mean_p[4]
+    assert sd_next[1] > 0
+    assert mean_next[5] > mean_next[6]
     # a new, unevaluated child starts from its parent's estimate and is less certain
     cache.add_node(8, 2, "valid", 0)
     model.update(cache.view())
-    (next8,), (sd8,), (p8,), _ = estimates(model, [8])
+    (_next8,), (sd8,), (p8,), _ = estimates(model, [8])
     (next2,), (sd2,), _, _ = estimates(model, [2])
-    assert sd8 > sd2 and abs(p8 - next2) < 0.05
+    assert sd8 > sd2
+    assert abs(p8 - next2) < 0.05
 
 
 def test_the_plan_expands_early_and_then_evaluates_the_least_certain_racer():
@@ -112,7 +115,8 @@ def test_hgm_follows_the_plan_within_its_budgets():
     action = policy.next(cache.view(), InFlight(), Allowance(), random.Random(0))
     assert isinstance(action, Expand)  # 2 nodes on 11 evaluations: below 11 ** 0.45
     no_more_children = policy.next(cache.view(), InFlight(), Allowance(expand=False), random.Random(0))
-    assert isinstance(no_more_children, Evaluate) and no_more_children.node == 2
+    assert isinstance(no_more_children, Evaluate)
+    assert no_more_children.node == 2
 
 
 def test_gea_follows_the_plan_and_keeps_its_groups():
@@ -123,7 +127,8 @@ def test_gea_follows_the_plan_and_keeps_its_groups():
     for mode_policy in (HGMPolicy(selector=LineageSelector()), GEAPolicy(selector=LineageSelector(), group_size=2)):
         for seed in range(5):
             action = mode_policy.next(cache.view(), InFlight(), Allowance(), random.Random(seed))
-            assert isinstance(action, Expand) and action.parent == 2, (mode_policy.name, action)
+            assert isinstance(action, Expand), (mode_policy.name, action)
+            assert action.parent == 2, (mode_policy.name, action)
             assert len(action.group) == (2 if mode_policy.name == "gea" else 0)
     assert isinstance(HGMPolicy().next(cache.view(), InFlight(), Allowance(), random.Random(0)), Evaluate)
 
@@ -148,21 +153,25 @@ def test_dgm_keeps_its_generations_and_first_stage_and_the_plan_decides_the_rest
     crowded = generations((3, 7), failed_first_stage)
     staged = DGMPolicy(children=30, stages=(1, 5), selector=make_selector("score_child_prop"))
     action = staged.next(crowded.view(), InFlight(), Allowance(), random.Random(0))
-    assert isinstance(action, Expand) and action.generation == 2  # below the threshold: the generation is done
+    assert isinstance(action, Expand)
+    assert action.generation == 2
     for seed in range(5):
         planned = DGMPolicy(children=30, stages=(1, 5), selector=LineageSelector())
         action = planned.next(crowded.view(), InFlight(), Allowance(), random.Random(seed))
         plan = LineageSelector().plan(crowded.view(), InFlight(), random.Random(seed))
-        assert action == Evaluate(plan.evaluate, TASKS[1]) and action.node in failed_first_stage, (action, plan)
+        assert action == Evaluate(plan.evaluate, TASKS[1]), (action, plan)
+        assert action.node in failed_first_stage, (action, plan)
     planned = DGMPolicy(children=30, stages=(1, 5), selector=LineageSelector())
     unscreened = generations((3, 7), {**failed_first_stage, 31: (0, 0)})
     assert planned.next(unscreened.view(), InFlight(), Allowance(), random.Random(0)) == Evaluate(31, TASKS[0])
     short = generations((3, 7), {i: (0, 1) for i in range(2, 12)})  # 10 of the generation's 30 children
     action = planned.next(short.view(), InFlight(), Allowance(), random.Random(0))
-    assert isinstance(action, Expand) and action.generation == 1
+    assert isinstance(action, Expand)
+    assert action.generation == 1
     # a second worker is not held back by the plan's evaluation in flight on a member
     busy = InFlight(evaluations=frozenset({(2, TASKS[1])}))
     assert isinstance(planned.next(crowded.view(), busy, Allowance(), random.Random(0)), Evaluate)
     # no expansions left: the plan's evaluations go on, and none is wasted on waiting
     no_more = planned.next(crowded.view(), InFlight(), Allowance(expand=False), random.Random(0))
-    assert isinstance(no_more, Evaluate) and no_more.node in failed_first_stage
+    assert isinstance(no_more, Evaluate)
+    assert no_more.node in failed_first_stage

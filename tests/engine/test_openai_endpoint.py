@@ -31,10 +31,10 @@ def serve(upstream: ScriptedUpstream) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self._json({"object": "list", "data": [{"id": "endpoint-model", "object": "model", "owned_by": "x"}]})
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             seen.append(self.headers.get("Authorization", ""))
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             self._json(upstream.complete(request, 60))
@@ -94,5 +94,6 @@ def test_evolve_uses_an_openai_compatible_endpoint(bwrap, engine_env, tmp_path, 
     with Archive.for_run(run) as ar:
         assert ar.run_config()["fm"] == f"openai:http://127.0.0.1:{server.server_port}/v1"
         models = {c.model for c in ar.fm_calls()}
-        assert models == {"endpoint-model"} and len(ar.nodes()) == 2
+        assert models == {"endpoint-model"}
+        assert len(ar.nodes()) == 2
     assert set(server.seen) == {"Bearer sk-endpoint-key"}  # the real key went to the endpoint, from the host

@@ -85,7 +85,8 @@ def test_citations_are_agent_written_input_parsed_leniently_and_bounded():
     parsed = citations.parse(raw)
     assert len(parsed) == citations.MAX_CITATIONS - 2
     first = parsed[0]
-    assert first.task_id.startswith("t [31m") and len(first.task_id) == citations.MAX_FIELD
+    assert first.task_id.startswith("t [31m")
+    assert len(first.task_id) == citations.MAX_FIELD
     assert (first.claim, first.node) == ("failed", None)
     assert citations.parse({"task_id": "t"}) == citations.parse("x") == citations.parse(None) == []
 
@@ -135,7 +136,8 @@ def test_a_run_flags_phantom_diagnoses_and_not_an_honest_one(engine_env, tmp_pat
     assert "[REFUTED] text-slug-separators failed: agent 1 resolved text-slug-separators" in shown.output
     assert "PHANTOM diagnosis: 1 citation(s) refuted by the archive" in shown.output
     honest = CliRunner().invoke(main, ["show", "--run", str(run), str(found[PAGE_TEST][4])]).output
-    assert f"[confirmed] app-pagination-page-count failed test '{PAGE_TEST}'" in honest and "PHANTOM" not in honest
+    assert f"[confirmed] app-pagination-page-count failed test '{PAGE_TEST}'" in honest
+    assert "PHANTOM" not in honest
     page = CliRunner().invoke(main, ["report", "--run", str(run), "--out", str(tmp_path / "report.html")])
     assert page.exit_code == 0, page.output
     assert "phantom diagnosis: what the archive says" in (tmp_path / "report.html").read_text()

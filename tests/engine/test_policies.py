@@ -110,4 +110,5 @@ def test_dgm_starts_generation_two_once_generation_one_is_done():
     finished = node(2, parent=1, generation=1, done=TASKS, resolved=TASKS)
     bad = node(3, parent=1, generation=1, done=("t0", "t1"))
     action = DGM.next(view(FAILED_SEED, finished, bad), InFlight(), Allowance(), RNG)
-    assert isinstance(action, Expand) and action.generation == 2
+    assert isinstance(action, Expand)
+    assert action.generation == 2

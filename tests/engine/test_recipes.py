@@ -63,7 +63,8 @@ def test_the_gea_recipe_gives_meta_agents_their_groups_experience(engine_env, tm
     with Archive.for_run(run) as ar:
         children = [n.id for n in ar.nodes() if n.parent_id is not None]
         groups = [m for child in children for m in evidence_seen(ar, child, tmp_path).get("group", [])]
-    assert groups and all("tasks_this_agent_failed" in m for m in groups)
+    assert groups
+    assert all("tasks_this_agent_failed" in m for m in groups)
 
 
 def test_the_darwinx_recipe_refuses_a_regressing_child_and_recombines_two_lineages(engine_env, tmp_path, bwrap):
@@ -88,11 +89,13 @@ def test_the_darwinx_recipe_refuses_a_regressing_child_and_recombines_two_lineag
     regressed = [
         i for i, text in shown.items() if "fails 1 task(s) its parent 1 resolved (text-slug-separators)" in text
     ]
-    assert regressed and not set(regressed) & parents
+    assert regressed
+    assert not set(regressed) & parents
     recombined = [n for n in nodes if n.second_parent_id is not None]
     assert recombined
     for child in recombined:
-        assert "not a parent" not in shown[child.parent_id] and "not a parent" not in shown[child.second_parent_id]
+        assert "not a parent" not in shown[child.parent_id]
+        assert "not a parent" not in shown[child.second_parent_id]
 
 
 def test_a_resumed_run_keeps_its_recipe(engine_env, tmp_path, bwrap):
@@ -100,7 +103,8 @@ def test_a_resumed_run_keeps_its_recipe(engine_env, tmp_path, bwrap):
     run = tmp_path / "run"
     evolve_ok(run, tasks, script, "--recipe", "darwinx", "--max-evals", "3")
     again = evolve(run, tasks, script, "--recipe", "gea", "--max-evals", "4")
-    assert again.exit_code != 0 and "mode" in again.output
+    assert again.exit_code != 0
+    assert "mode" in again.output
 
 
 def test_the_darwinx_recipe_with_a_teacher_records_and_meters_its_attempt(engine_env, tmp_path, bwrap):
@@ -114,7 +118,8 @@ def test_the_darwinx_recipe_with_a_teacher_records_and_meters_its_attempt(engine
         teacher_calls = {(c.model, c.job_id) for c in ar.fm_calls() if c.role == "teacher"}
         child = next(n.id for n in ar.nodes() if n.parent_id == 1)
         seen = evidence_seen(ar, child, tmp_path)["teacher"]
-    assert teacher_calls == {("teacher-m", expand.id)} and seen["model"] == "teacher-m"
+    assert teacher_calls == {("teacher-m", expand.id)}
+    assert seen["model"] == "teacher-m"
 
 
 def test_a_recipe_run_seeded_from_an_export_starts_from_it(engine_env, tmp_path, bwrap):

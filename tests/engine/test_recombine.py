@@ -64,7 +64,8 @@ def test_the_archive_records_a_second_parent(tmp_path):
         a = ar.add_child(None, tree)
         b = ar.add_child(a.id, tree)
         c = ar.add_child(a.id, tree, second_parent_id=b.id)
-        assert ar.node(c.id).second_parent_id == b.id and ar.node(b.id).second_parent_id is None
+        assert ar.node(c.id).second_parent_id == b.id
+        assert ar.node(b.id).second_parent_id is None
         with pytest.raises(ArchiveError, match="second parent"):
             ar.add_child(a.id, tree, second_parent_id=a.id)
         assert ar.integrity_check() == []
@@ -111,7 +112,8 @@ def test_the_meta_agent_gets_the_second_parents_code_and_both_diffs_from_the_com
         suite = load_suite("builtin:dev")
         dest = evidence.build(ar, suite, left.id, "builtin:dev", tmp_path / "e", {}, second=right.id)
     section = json.loads((dest / "summary.json").read_text())["recombine"]
-    assert section["second_parent"] == right.id and section["common_ancestor"] == seed.id
+    assert section["second_parent"] == right.id
+    assert section["common_ancestor"] == seed.id
     assert section["resolves_that_this_agent_does_not"] == ["text-slug-separators"]
     assert (dest / section["agent"] / "seed_agent" / "prompt.md").read_text() == "base\nright\n"
     assert "+right" in (dest / section["second_parent_diff"]).read_text()

@@ -36,9 +36,11 @@ def test_each_role_reaches_its_own_model_and_status_gives_spend_per_role(engine_
         "improve": ["improver-m"],
         "diagnose": ["diagnoser-m"],
     }
-    assert roles["diagnose"]["calls"] == 1 and roles["solve"]["tokens"] > 0
+    assert roles["diagnose"]["calls"] == 1
+    assert roles["solve"]["tokens"] > 0
     text = CliRunner().invoke(main, ["status", "--run", str(run)]).output
-    assert "roles        " in text and "diagnose (diagnoser-m): 1 calls" in text
+    assert "roles        " in text
+    assert "diagnose (diagnoser-m): 1 calls" in text
 
 
 def test_without_role_models_every_role_uses_the_runs_model(engine_env, tmp_path, bwrap):

@@ -39,7 +39,8 @@ def test_selector_contract(name):
     selector = make_selector(name)
     eligible = VIEW.valid()
     picks = selector.select(VIEW, eligible, 20, random.Random(1))
-    assert len(picks) == 20 and set(picks) <= set(eligible)
+    assert len(picks) == 20
+    assert set(picks) <= set(eligible)
     assert selector.select(VIEW, eligible, 20, random.Random(1)) == picks  # same seed, same choice
     lone = view_of({1: (None, 0, 0, 0, 0, 0)})
     assert selector.select(lone, [1], 3, random.Random(0)) == [1, 1, 1]
@@ -69,7 +70,8 @@ def test_unknown_selector_is_a_clear_error():
 
 def test_wilson_and_beta_quantile_against_known_values():
     lo, hi = final.wilson_interval(8, 10)
-    assert lo == pytest.approx(0.4902, abs=1e-3) and hi == pytest.approx(0.9433, abs=1e-3)
+    assert lo == pytest.approx(0.4902, abs=1e-3)
+    assert hi == pytest.approx(0.9433, abs=1e-3)
     assert final.wilson_lower(0, 0) == 0.0
     assert final.beta_quantile(0.1, 1, 1) == pytest.approx(0.1, abs=1e-6)
     assert final.beta_quantile(0.25, 2, 1) == pytest.approx(0.5, abs=1e-6)  # cdf x^2

@@ -18,15 +18,18 @@ def test_the_teachers_attempt_is_metered_under_its_model_and_joins_the_evidence(
     with Archive.for_run(run) as ar:
         expand = ar.jobs.list(kind="expand")[0]
         calls = [c for c in ar.fm_calls() if c.role == "teacher"]
-        assert calls and {(c.model, c.job_id) for c in calls} == {("teacher-m", expand.id)}
+        assert calls
+        assert {(c.model, c.job_id) for c in calls} == {("teacher-m", expand.id)}
         child = next(n for n in ar.nodes() if n.parent_id == 1)
         teacher = evidence_seen(ar, child.id, tmp_path)["teacher"]
         failed = {e.task_id for e in ar.evaluations(1) if not e.resolved}
     suite = load_suite(f"taskdir:{tasks}").tasks
     order = task_order([t.id for t in suite], 0, {t.id: t.difficulty for t in suite})  # the run's (seed 0)
     first_failed = next(t for t in order if t in failed)
-    assert teacher["model"] == "teacher-m" and teacher["task_id"] == first_failed
-    assert teacher["resolved"] is False and teacher["trajectory"] == "teacher/trajectory.jsonl"
+    assert teacher["model"] == "teacher-m"
+    assert teacher["task_id"] == first_failed
+    assert teacher["resolved"] is False
+    assert teacher["trajectory"] == "teacher/trajectory.jsonl"
 
 
 def test_without_a_teacher_there_is_no_teacher_section(engine_env, tmp_path, bwrap):

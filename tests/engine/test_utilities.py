@@ -68,7 +68,8 @@ def test_switching_utility_changes_parent_selection_exactly_as_by_hand(tmp_path)
     assert [under_tests.nodes[i].successes for i in (1, 2, 3)] == [0, 1, 0]  # resolved counts, as before
     assert best.select(under_tests, [2, 3], 1, random.Random(0)) == [2]
     assert best.select(under_mix, [2, 3], 1, random.Random(0)) == [3]
-    assert final.best(under_tests, "mean") == 2 and final.best(under_mix, "mean") == 3
+    assert final.best(under_tests, "mean") == 2
+    assert final.best(under_mix, "mean") == 3
     # CMP Thompson draws from Beta(1 + clade sums): the same seed, the hand-made posteriors
     cmp = SELECTORS["cmp_thompson"]()
     gen = random.Random(7)
@@ -105,7 +106,7 @@ def test_utilities_value_an_evaluation_in_0_1_and_judge_never_changes_resolved(t
         with pytest.raises(UtilityError):
             make_utility(bad)
     archive = small_archive(tmp_path)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"a judge's score lies in \[0, 1\], not 1.5"):
         archive.add_judgement(2, "b", "t1", 1.5)
     assert sum(e.resolved for e in archive.evaluations()) == 1  # judged 0.9 twice, still unresolved
 
@@ -116,7 +117,8 @@ def test_an_epoch_schedule_names_the_utility_of_each_span():
     assert [schedule.utility(e).spec for e in (1, 2, 3, 13)] == ["tests", "tests+judge:0.3", "judge", "judge"]
     assert [schedule.boundary(e) for e in (1, 2, 3)] == [0, 40, 80]
     assert Schedule.parse(None, "judge").utilities == (make_utility("judge"),)
-    assert Schedule.parse(None).utility(9) == TESTS and Schedule.parse(None).epoch_at(10**6) == 1
+    assert Schedule.parse(None).utility(9) == TESTS
+    assert Schedule.parse(None).epoch_at(10**6) == 1
     for bad in ("x:tests", "0:tests", "40:tests,nope"):
         with pytest.raises(UtilityError):
             Schedule.parse(bad)
@@ -130,7 +132,7 @@ def test_epochs_are_recorded_in_order(tmp_path):
     archive = small_archive(tmp_path)
     archive.add_epoch("tests", 0)
     archive.add_epoch("tests+judge:0.3", 40)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot begin at evaluation 10, before epoch"):
         archive.add_epoch("judge", 10)  # before the last boundary
     assert [(e.id, e.utility, e.from_evaluation) for e in archive.epochs()] == [
         (1, "tests", 0),
@@ -182,7 +184,8 @@ def test_judge_reviews_are_recorded_metered_under_their_model_and_never_resolve(
     assert len(evaluations) == len(judged) == len(calls) == 4
     assert {(j.score, j.model) for j in judged} == {(0.8, "judge-m")}
     assert {(e.node_id, e.task_id) for e in evaluations} == {(j.node_id, j.task_id) for j in judged}
-    assert {c.model for c in calls} == {"judge-m"} and {c.job_id for c in calls} <= jobs
+    assert {c.model for c in calls} == {"judge-m"}
+    assert {c.job_id for c in calls} <= jobs
     assert all(c.prompt_tokens > 0 for c in calls)
     resolved = {e.task_id for e in evaluations if e.resolved}
     assert resolved <= {"text-slug-separators"}  # only the slug fix resolves; 0.8 resolves nothing
@@ -195,13 +198,15 @@ def test_a_judge_reply_without_a_score_records_no_judgement(engine_env, tmp_path
     run = tmp_path / "run"
     evolve_ok(run, tasks, script, "--utility", "judge", "--max-evals", "2", "--max-expansions", "0")
     with Archive.for_run(run) as ar:
-        assert ar.judgements() == [] and len(ar.evaluations()) == 2
+        assert ar.judgements() == []
+        assert len(ar.evaluations()) == 2
         assert len(ar.events("judge_error")) == 2
 
 
 def test_the_judge_reads_only_its_own_score_line_and_the_patch_is_fenced_data():
     assert judge.score_of("The patch says SCORE: 1.0 but it is wrong.\nSCORE: 0.25") == 0.25
-    assert judge.score_of("SCORE: 7") == 1.0 and judge.score_of("**Score:** 0.5") == 0.5
+    assert judge.score_of("SCORE: 7") == 1.0
+    assert judge.score_of("**Score:** 0.5") == 0.5
     with pytest.raises(judge.JudgeError):
         judge.score_of("no verdict")
     prompt = judge.DEFAULT_PROMPT.read_text()
@@ -210,7 +215,8 @@ def test_the_judge_reads_only_its_own_score_line_and_the_patch_is_fenced_data():
     markers = {line for line in shown.splitlines() if line.startswith("=====PATCH-") and line != patch.splitlines()[2]}
     assert len(markers) == 1  # a fresh random marker, not the one the patch forged
     marker = markers.pop()
-    assert shown.count(marker) == 3 and shown.index(marker) < shown.index("ignore the rubric") < shown.rindex(marker)
+    assert shown.count(marker) == 3
+    assert shown.index(marker) < shown.index("ignore the rubric") < shown.rindex(marker)
     with pytest.raises(ConfigError, match="never shows the judge the patch"):
         check_judge_prompt(write(prompt.replace("{patch}", "")))
 
@@ -261,17 +267,20 @@ def test_judge_first_stops_a_new_agent_whose_first_patch_scores_below_the_gate(e
         judged = {(j.node_id, j.task_id): j.score for j in ar.judgements()}
         reasons = {ev.id: bundle(ar, ev.log_blob).get("reason") for evs in evaluations.values() for ev in evs}
     root = next(n for n in nodes if n.parent_id is None)
-    assert root.status == "valid" and len(evaluations[root.id]) == 3  # the seed is never gated
+    assert root.status == "valid"
+    assert len(evaluations[root.id]) == 3
     gated = 0
     for node in (n for n in nodes if n.parent_id is not None):
         first = evaluations[node.id][0]
         if judged[(node.id, first.task_id)] < 0.5:
             gated += 1
             assert (node.status, len(evaluations[node.id]), reasons[first.id]) == ("invalid", 1, "judge_gate")
-            assert not first.resolved and first.tests == {}  # no hidden test ran
+            assert not first.resolved
+            assert first.tests == {}
             assert node.reason.startswith(f"judge-first on {first.task_id}: the judge scored the patch 0.1")
         else:
-            assert node.status == "valid" and len(evaluations[node.id]) == 3
+            assert node.status == "valid"
+            assert len(evaluations[node.id]) == 3
     assert gated >= 1
 
 
@@ -286,7 +295,9 @@ def test_judge_first_fails_open_when_the_judge_gives_no_score(engine_env, tmp_pa
     with Archive.for_run(run) as ar:
         nodes = ar.nodes()
         reasons = {bundle(ar, ev.log_blob).get("reason") for ev in ar.evaluations()}
-        assert all(n.status == "valid" for n in nodes) and len(nodes) == 3
+        assert all(n.status == "valid" for n in nodes)
+        assert len(nodes) == 3
         assert all(len(ar.evaluations(n.id)) == 3 for n in nodes)  # every task graded, none gated
-        assert "judge_gate" not in reasons and ar.judgements() == []
+        assert "judge_gate" not in reasons
+        assert ar.judgements() == []
         assert len(ar.events("judge_error")) >= 2  # each child's first review failed

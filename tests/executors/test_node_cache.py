@@ -55,4 +55,5 @@ def test_sweep_removes_only_what_dead_jobs_left(tmp_path):
     with pytest.raises(BlockingIOError):  # the live job still holds its lock
         fcntl.flock(os.open(work / "run-job-1.lock", os.O_RDWR), fcntl.LOCK_EX | fcntl.LOCK_NB)
     os.close(live)
-    assert sweep(work) == 1 and list(work.iterdir()) == []
+    assert sweep(work) == 1
+    assert list(work.iterdir()) == []

@@ -76,7 +76,8 @@ def test_ray_run_equals_local_run(ray_cluster, engine_env, tmp_path):
     local, ray = archive_state(tmp_path / "local"), archive_state(tmp_path / "ray")
     assert ray == local
     nodes, evals = ray
-    assert len(nodes) == 4 and len(evals) == 9
+    assert len(nodes) == 4
+    assert len(evals) == 9
     # every model call crossed a worker's relay to the driver's gateway and was metered once
     assert metering(tmp_path / "ray") == metering(tmp_path / "local")
     used = [node_cache_use(c, tmp_path / "ray") for c in ray_cluster.caches.values()]
@@ -120,8 +121,10 @@ def test_killing_a_worker_mid_job_loses_nothing(ray_cluster, engine_env, tmp_pat
     assert "lost its worker" in out
     with Archive.for_run(run) as ar:
         lost = ar.events("worker_lost")
-        assert len(lost) == 1 and lost[0].data["state"] == "queued"
-        assert ar.jobs.list(state="failed") == [] and ar.jobs.list(state="running") == []
+        assert len(lost) == 1
+        assert lost[0].data["state"] == "queued"
+        assert ar.jobs.list(state="failed") == []
+        assert ar.jobs.list(state="running") == []
     assert archive_state(run) == archive_state(tmp_path / "local")
     assert sandbox_processes(among=killed | ray_cluster.processes()) == [], "a sandbox outlived its killed node"
 
@@ -131,7 +134,8 @@ def test_no_cluster_at_the_address_is_a_clear_error(engine_env, tmp_path):
     cmd = evolve_cmd(tmp_path / "run", tasks, f"scripted:{script}", "--executor", "ray", "--ray-address", "127.0.0.1:1")
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
-    assert "no Ray cluster answers at 127.0.0.1:1" in result.stderr and "ray start --head" in result.stderr
+    assert "no Ray cluster answers at 127.0.0.1:1" in result.stderr
+    assert "ray start --head" in result.stderr
 
 
 def test_a_cluster_without_sandbox_nodes_is_a_clear_error(ray_cluster, engine_env, tmp_path):
@@ -174,9 +178,11 @@ def test_sigterm_twice_requeues_ray_jobs_and_the_run_resumes(ray_cluster, engine
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out
-    assert "running job(s) re-queued for the next run" in out and "stopped on request" in out
+    assert "running job(s) re-queued for the next run" in out
+    assert "stopped on request" in out
     with Archive.for_run(run) as ar:
-        assert ar.jobs.list(state="running") == [] and ar.jobs.list(state="queued") != []
+        assert ar.jobs.list(state="running") == []
+        assert ar.jobs.list(state="queued") != []
     assert sandbox_processes(among=ray_cluster.processes()) == [], "a cancelled job's sandbox is still running"
     run_evolve(run, tasks, script, *ray_args)
     assert archive_state(run) == archive_state(tmp_path / "local")

@@ -33,7 +33,8 @@ def test_the_model_is_pinned_and_another_name_is_refused(make_gateway, openai_cl
         openai.BadRequestError, match="model 'gpt-4o' is not allowed here; this job may use 'run-model'"
     ):
         ask(client, model="gpt-4o")
-    assert {c.model for c in gw.archive.fm_calls()} == {"run-model"} and gw.upstream.calls == 2
+    assert {c.model for c in gw.archive.fm_calls()} == {"run-model"}
+    assert gw.upstream.calls == 2
 
 
 def test_a_grant_can_pin_its_job_to_another_model(make_gateway, openai_client):
@@ -84,7 +85,8 @@ def test_bad_parameters_are_refused_before_the_upstream(make_gateway, openai_cli
     gw = make_gateway(HELLO)
     with pytest.raises(openai.BadRequestError, match=message):
         ask(openai_client(gw, gw.issue_token()), **extra)
-    assert gw.upstream.calls == 0 and gw.archive.fm_calls() == []
+    assert gw.upstream.calls == 0
+    assert gw.archive.fm_calls() == []
 
 
 def test_non_text_content_is_refused(make_gateway, openai_client):
@@ -99,7 +101,8 @@ def test_the_gateway_sets_the_completion_cap(make_gateway, openai_client):
     gw = make_gateway(LONG, limits=Limits(max_call_tokens=100))
     client = openai_client(gw, gw.issue_token())
     unasked = ask(client)  # no max_tokens sent: the gateway's cap
-    assert unasked.usage.completion_tokens == 100 and unasked.choices[0].finish_reason == "length"
+    assert unasked.usage.completion_tokens == 100
+    assert unasked.choices[0].finish_reason == "length"
     greedy = ask(client, max_tokens=1_000_000)
     assert greedy.usage.completion_tokens == 100
     modest = ask(client, max_completion_tokens=7)  # a lower cap of the agent's own stands
@@ -145,7 +148,8 @@ def test_a_body_within_the_cap_is_served(make_gateway):
     headers = {"Authorization": f"Bearer {gw.issue_token()}"}
     small = {"messages": [{"role": "user", "content": "hi"}]}  # no model at all: the pinned one
     answer = raw.post("http://gw/v1/chat/completions", json=small, headers=headers)
-    assert answer.status_code == 200 and answer.json()["model"] == "scripted"
+    assert answer.status_code == 200
+    assert answer.json()["model"] == "scripted"
     big = {"model": "default", "messages": [{"role": "user", "content": "y" * 2000}]}
     assert raw.post("http://gw/v1/chat/completions", json=big, headers=headers).status_code == 413
 
@@ -167,7 +171,8 @@ def test_calls_in_flight_per_job_are_capped(make_gateway, openai_client):
         ask(openai_client(gw, token), content="slow")
     for t in threads:
         t.join()
-    assert len(answers) == 2 and gw.upstream.calls == 2  # the refused call never reached it
+    assert len(answers) == 2
+    assert gw.upstream.calls == 2
     assert ask(openai_client(gw, token), content="slow").choices[0].message.content == "ok"
 
 
@@ -188,7 +193,8 @@ def test_a_client_that_leaves_before_its_answer_is_no_error(make_gateway, openai
     time.sleep(2.5)  # the answer is written to the closed socket
     assert ask(openai_client(gw, gw.issue_token())).choices[0].message.content == "hello from the script"
     err = capfd.readouterr().err
-    assert "Traceback" not in err and "Exception occurred" not in err
+    assert "Traceback" not in err
+    assert "Exception occurred" not in err
 
 
 def test_a_timed_out_call_to_an_upstream_on_this_machine_is_waited_for_not_asked_again(make_gateway, openai_client):

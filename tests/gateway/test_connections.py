@@ -131,10 +131,12 @@ def test_a_job_holding_connections_is_capped_before_its_bodies_and_each_is_close
         # Meanwhile another job is answered at once, and the hog's ordinary call is refused.
         started = time.monotonic()
         assert ask(other_client).choices[0].message.content == "hello from the script"
-        assert time.monotonic() - started < 1.0 and gw.connections.open(hog) == CAP  # still held
+        assert time.monotonic() - started < 1.0
+        assert gw.connections.open(hog) == CAP
         other_client.close()
         refusal = exchange(gw, request(hog))  # one write: the refusal cannot cut its body short
-        assert refusal.startswith(b"HTTP/1.1 429") and b"connections open" in refusal
+        assert refusal.startswith(b"HTTP/1.1 429")
+        assert b"connections open" in refusal
 
         watch.wait(FAST.body_s + MARGIN_S)
         assert sorted(watch.statuses()) == [408] * CAP + [429] * refused
@@ -144,7 +146,8 @@ def test_a_job_holding_connections_is_capped_before_its_bodies_and_each_is_close
                 assert FAST.body_s <= closed - watch.sent[sock] < FAST.body_s + MARGIN_S
     finally:
         watch.close()
-    assert gw.connections.open(hog) == 0 and until(lambda: gw.connections.open() == 0, MARGIN_S)
+    assert gw.connections.open(hog) == 0
+    assert until(lambda: gw.connections.open() == 0, MARGIN_S)
     with openai_client(gw, hog) as client:  # its connections gone, the job calls again
         assert ask(client).choices[0].message.content == "hello from the script"
     assert gw.upstream.calls == 2
@@ -176,7 +179,8 @@ def test_a_connection_that_never_finishes_its_headers_is_closed_by_the_header_de
             assert FAST.header_s <= closed - watch.sent[sock] < FAST.header_s + MARGIN_S
     finally:
         watch.close()
-    assert until(lambda: gw.connections.open() == 0, MARGIN_S) and gw.upstream.calls == 0
+    assert until(lambda: gw.connections.open() == 0, MARGIN_S)
+    assert gw.upstream.calls == 0
 
 
 def test_an_idle_kept_alive_connection_is_closed_by_the_idle_deadline(make_gateway):
@@ -186,17 +190,20 @@ def test_an_idle_kept_alive_connection_is_closed_by_the_idle_deadline(make_gatew
     try:
         sock = watch.open(request(token))
         watch.wait(MARGIN_S, enough=lambda: b"hello from the script" in watch.got[sock])
-        assert watch.status(sock) == 200 and sock not in watch.closed
+        assert watch.status(sock) == 200
+        assert sock not in watch.closed
         watch.got[sock], asked = b"", time.monotonic()
         sock.send(request(token))  # kept alive: a second request on the same connection
         watch.wait(MARGIN_S, enough=lambda: b"hello from the script" in watch.got[sock])
-        assert watch.status(sock) == 200 and gw.connections.open(token) == 1
+        assert watch.status(sock) == 200
+        assert gw.connections.open(token) == 1
         watch.wait(FAST.idle_s + MARGIN_S)
         assert FAST.idle_s <= watch.closed[sock] - asked < FAST.idle_s + MARGIN_S
         assert watch.got[sock].count(b"HTTP/1.1") == 1  # no answer to a request never made
     finally:
         watch.close()
-    assert gw.connections.open(token) == 0 and gw.connections.open() == 0
+    assert gw.connections.open(token) == 0
+    assert gw.connections.open() == 0
 
 
 def test_the_count_returns_to_zero_however_connections_end(make_gateway, openai_client):
@@ -218,11 +225,13 @@ def test_the_count_returns_to_zero_however_connections_end(make_gateway, openai_
             for _ in range(3):
                 ask(client)
         watch.wait(FAST.body_s + MARGIN_S)
-        assert watch.status(replied) == 200 and watch.status(timed_out) == 408
+        assert watch.status(replied) == 200
+        assert watch.status(timed_out) == 408
         assert watch.status(bad_token) == 401  # refused on its headers, its body unread, not counted
     finally:
         watch.close()
-    assert until(lambda: gw.connections.open() == 0, MARGIN_S) and gw.connections.open(token) == 0
+    assert until(lambda: gw.connections.open() == 0, MARGIN_S)
+    assert gw.connections.open(token) == 0
     assert gw.connections.by_token == {}
 
 
@@ -237,7 +246,8 @@ def test_by_default_a_job_holds_at_most_32_connections(make_gateway):
     try:
         socks = [watch.open(head(hog, 1_000)) for _ in range(40)]
         watch.wait(10, enough=lambda: watch.statuses().count(429) == 8)
-        assert sorted(watch.statuses()) == [429] * 8 and gw.connections.open(hog) == 32
+        assert sorted(watch.statuses()) == [429] * 8
+        assert gw.connections.open(hog) == 32
         for sock in socks:
             if sock not in watch.closed:
                 watch.selector.unregister(sock)

@@ -25,7 +25,8 @@ def test_models_name_the_upstream_and_its_tool_calling(make_gateway, openai_clie
     gw = make_gateway({**HELLO, "tool_calling": False})
     model = openai_client(gw, gw.issue_token()).models.list().data[0].model_dump()
     assert model["id"] == "scripted"
-    assert model["dgm"]["upstream"] == "scripted" and model["dgm"]["tool_calling"] is False
+    assert model["dgm"]["upstream"] == "scripted"
+    assert model["dgm"]["tool_calling"] is False
     assert "SCRIPTED test double" in model["dgm"]["note"]
 
 
@@ -36,7 +37,8 @@ def test_unknown_token_and_bad_requests_are_refused(make_gateway, openai_client)
     token = gw.issue_token()
     raw = httpx2.Client(transport=httpx2.HTTPTransport(uds=str(gw.socket_path)))
     bad = raw.post("http://gw/v1/chat/completions", content=b"{not json", headers={"Authorization": f"Bearer {token}"})
-    assert bad.status_code == 400 and bad.json()["error"]["type"] == "invalid_request_error"
+    assert bad.status_code == 400
+    assert bad.json()["error"]["type"] == "invalid_request_error"
     missing = raw.get("http://gw/v1/nothing", headers={"Authorization": f"Bearer {token}"})
     assert missing.status_code == 404
     gw.revoke_token(token)
@@ -60,7 +62,8 @@ def test_completion_and_stream_are_metered_and_attributed(make_gateway, openai_c
     assert reply.model == "scripted-big"
     chunks = list(ask(client, "use a tool", stream=True, stream_options={"include_usage": True}))
     calls = [c.choices[0].delta.tool_calls for c in chunks if c.choices and c.choices[0].delta.tool_calls]
-    assert calls[0][0].function.name == "bash" and json.loads(calls[0][0].function.arguments) == {"command": "ls"}
+    assert calls[0][0].function.name == "bash"
+    assert json.loads(calls[0][0].function.arguments) == {"command": "ls"}
     assert chunks[-1].usage.total_tokens > 0
     rows = gw.archive.fm_calls()
     assert [r.status for r in rows] == ["ok", "ok"]
@@ -99,13 +102,16 @@ def test_job_budget_gives_a_clear_error_and_one_event(make_gateway, openai_clien
     for _ in range(2):
         with pytest.raises(openai.RateLimitError) as err:
             ask(client)
-        assert "job's budget of 100 tokens" in err.value.message and "no call made" in err.value.message
+        assert "job's budget of 100 tokens" in err.value.message
+        assert "no call made" in err.value.message
         assert err.value.response.headers["x-should-retry"] == "false"
         assert err.value.body["type"] == "budget_exhausted"
     events = gw.archive.events("budget_exhausted")
-    assert len(events) == 1 and events[0].data["scope"] == "job"
+    assert len(events) == 1
+    assert events[0].data["scope"] == "job"
     calls = gw.archive.fm_calls()
-    assert len(calls) == answered and sum(c.prompt_tokens + c.completion_tokens for c in calls) <= 100
+    assert len(calls) == answered
+    assert sum(c.prompt_tokens + c.completion_tokens for c in calls) <= 100
     ask(openai_client(gw, gw.issue_token()))  # another job still has budget
 
 
@@ -115,7 +121,7 @@ def test_run_budget_in_dollars_survives_a_restart(tmp_path, openai_client):
     prices = Prices({"scripted": (10_000.0, 10_000.0)})  # $0.01 per token
     with Gateway(ScriptedUpstream(HELLO), tmp_path / "a.db", run_budget=Budget(usd=1.0), prices=prices) as gw:
         client = openai_client(gw, gw.issue_token())
-        with pytest.raises(openai.RateLimitError, match=r"run's budget of \$1"):
+        with pytest.raises(openai.RateLimitError, match=r"run's budget of \$1"):  # noqa: PT012 (at some call)
             for _ in range(100):
                 ask(client)
         spent = gw.run_usage.usd
@@ -149,9 +155,11 @@ def test_persistent_faults_are_surfaced_after_the_retries(make_gateway, openai_c
     )
     with pytest.raises(openai.APIStatusError) as err:
         ask(openai_client(gw, gw.issue_token()))
-    assert err.value.status_code == 502 and "failed after 2 attempt(s)" in err.value.message
+    assert err.value.status_code == 502
+    assert "failed after 2 attempt(s)" in err.value.message
     (row,) = gw.archive.fm_calls()
-    assert (row.status, row.attempts) == ("error", 2) and row.error
+    assert (row.status, row.attempts) == ("error", 2)
+    assert row.error
     assert gw.archive.events("fm_error")[0].data["attempts"] == 2
 
 

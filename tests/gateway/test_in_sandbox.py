@@ -46,13 +46,15 @@ def test_openai_client_in_sandbox_completes_through_the_gateway(bwrap, make_gate
     out = run_client(bwrap, gw, gw.issue_token(job_id=job.id, node_id=node.id))
     assert out == {"plain": "hello from the script", "streamed": "hello from the script"}
     rows = gw.archive.fm_calls(job_id=job.id)
-    assert len(rows) == 3 and {(r.job_id, r.node_id, r.status) for r in rows} == {(job.id, node.id, "ok")}
+    assert len(rows) == 3
+    assert {(r.job_id, r.node_id, r.status) for r in rows} == {(job.id, node.id, "ok")}
 
 
 def test_budget_exhaustion_reaches_the_agent_as_a_clear_error(bwrap, make_gateway):
     gw = make_gateway(HELLO)
     out = run_client(bwrap, gw, gw.issue_token(budget=Budget(tokens=15)))
-    assert out["error"][0] == 429 and "job's budget of 15 tokens" in out["error"][1]
+    assert out["error"][0] == 429
+    assert "job's budget of 15 tokens" in out["error"][1]
     assert [e.data["scope"] for e in gw.archive.events("budget_exhausted")] == ["job"]
 
 

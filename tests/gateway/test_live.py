@@ -41,8 +41,10 @@ def in_flight(upstream: Blocking, job_id: int = 7):
     with Gateway(upstream, retry=RetryPolicy(attempts=1, timeout_s=20)) as gw:
         token = gw.issue_token(job_id)
         idle = gw.live([job_id])
-        assert idle.calls_in_flight == 0 and idle.tokens_in_flight == 0
-        assert idle.jobs[job_id].calls == 0 and not idle.jobs[job_id].in_flight
+        assert idle.calls_in_flight == 0
+        assert idle.tokens_in_flight == 0
+        assert idle.jobs[job_id].calls == 0
+        assert not idle.jobs[job_id].in_flight
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             answer = pool.submit(ask, gw, token)
             assert upstream.entered.wait(20)
@@ -56,25 +58,36 @@ def in_flight(upstream: Blocking, job_id: int = 7):
 def test_a_call_held_mid_answer_shows_with_its_age_and_counted_prompt():
     during, after = in_flight(Blocking(HELLO))
     assert during.spent.tokens == 0  # nothing charged yet ...
-    assert during.calls_in_flight == 1 and during.tokens_in_flight > 0  # ... but the call is seen
+    assert during.calls_in_flight == 1
+    assert during.tokens_in_flight > 0
     job = during.jobs[7]
     (call,) = job.in_flight
-    assert call.age_s >= 0.2 and call.prompt == during.tokens_in_flight and call.decoded is None
-    assert call.cap > 0 and job.calls == 0 and job.waiting == 0
-    assert after.calls_in_flight == 0 and after.tokens_in_flight == 0
-    assert after.jobs[7].calls == 1 and after.jobs[7].spent.tokens > 0 and not after.jobs[7].in_flight
+    assert call.age_s >= 0.2
+    assert call.prompt == during.tokens_in_flight
+    assert call.decoded is None
+    assert call.cap > 0
+    assert job.calls == 0
+    assert job.waiting == 0
+    assert after.calls_in_flight == 0
+    assert after.tokens_in_flight == 0
+    assert after.jobs[7].calls == 1
+    assert after.jobs[7].spent.tokens > 0
+    assert not after.jobs[7].in_flight
 
 
 def test_what_the_upstream_decoded_so_far_counts_in_flight():
     during, _ = in_flight(Blocking(HELLO, decoded=42))
     (call,) = during.jobs[7].in_flight
-    assert call.decoded == 42 and during.tokens_in_flight == call.prompt + 42
+    assert call.decoded == 42
+    assert during.tokens_in_flight == call.prompt + 42
 
 
 def test_reading_the_figures_of_unknown_jobs_changes_nothing():
     with Gateway(Blocking(HELLO)) as gw:
         live = gw.live([99, None])
-        assert live.jobs == {} and live.calls_in_flight == 0 and gw.ledger.jobs == {}
+        assert live.jobs == {}
+        assert live.calls_in_flight == 0
+        assert gw.ledger.jobs == {}
 
 
 def test_a_job_given_a_new_token_starts_from_the_calls_it_made_before(tmp_path):
@@ -87,5 +100,7 @@ def test_a_job_given_a_new_token_starts_from_the_calls_it_made_before(tmp_path):
                 )
         gw.issue_token(first)
         figures = gw.live([first]).jobs[first]
-        assert figures.calls == 3 and figures.spent.tokens == 42
-        assert gw.archive.fm_call_count() == 4 and gw.archive.fm_call_count(other) == 1
+        assert figures.calls == 3
+        assert figures.spent.tokens == 42
+        assert gw.archive.fm_call_count() == 4
+        assert gw.archive.fm_call_count(other) == 1

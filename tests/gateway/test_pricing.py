@@ -28,7 +28,8 @@ def test_the_table_prices_openai_models_offline(no_network):
     price = Prices().price("gpt-4o-mini")
     expected = calc_price(Usage(input_tokens=10**6, output_tokens=10**6), "gpt-4o-mini")
     assert (price.prompt, price.completion) == (float(expected.input_price), float(expected.output_price))
-    assert price.source == "genai-prices (openai)" and price.cost(1000, 2000) == pytest.approx(
+    assert price.source == "genai-prices (openai)"
+    assert price.cost(1000, 2000) == pytest.approx(
         float(calc_price(Usage(input_tokens=1000, output_tokens=2000), "gpt-4o-mini").total_price)
     )
     assert Prices().price("a-house-model-nobody-prices") is None

@@ -32,7 +32,9 @@ def test_chunks_make_the_reply_of_a_plain_call():
     assert reply["choices"] == [
         {"index": 0, "message": {"role": "assistant", "content": "Hello, world"}, "finish_reason": "stop"}
     ]
-    assert reply["usage"] == USAGE and reply["timings"] == {"predicted_n": 3} and reply["id"] == "c1"
+    assert reply["usage"] == USAGE
+    assert reply["timings"] == {"predicted_n": 3}
+    assert reply["id"] == "c1"
 
 
 def test_an_error_chunk_is_passed_on_for_the_callers_error_path():

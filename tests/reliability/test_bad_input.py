@@ -36,14 +36,13 @@ def test_corrupt_or_foreign_archive_is_refused_untouched(bwrap, engine_env, tmp_
         make(run / "archive.db")
         before = (run / "archive.db").read_bytes()
         result = evolve(run, tasks, script, *WORKERS, "--max-evals", "1")
-        assert result.exit_code == 1 and (
-            "not a usable dgm archive" in result.output or "not a dgm archive" in result.output
-        ), result.output
+        assert result.exit_code == 1, result.output
+        assert "not a usable dgm archive" in result.output or "not a dgm archive" in result.output, result.output
         assert (run / "archive.db").read_bytes() == before
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    ("args", "message"),
     [
         (["--selector", "greedy"], "Invalid value for '--selector'"),
         (["--backend", "vm"], "Invalid value for '--backend'"),
@@ -68,7 +67,8 @@ def test_bad_options_are_named(engine_env, tmp_path, args, message):
             *args,
         ],
     )
-    assert result.exit_code != 0 and message in result.output, result.output
+    assert result.exit_code != 0, result.output
+    assert message in result.output, result.output
     assert "Traceback" not in result.output
 
 
@@ -77,10 +77,12 @@ def test_invalid_config_file_is_named(engine_env, tmp_path):
     config = tmp_path / "dgm.toml"
     config.write_text("[evolve]\nalpha = 'high'\nmax_evals = 1\n")
     result = evolve(tmp_path / "run", tasks, script, *WORKERS, "--config", str(config))
-    assert result.exit_code == 1 and "alpha = 'high' is not valid" in result.output, result.output
+    assert result.exit_code == 1, result.output
+    assert "alpha = 'high' is not valid" in result.output, result.output
     config.write_text("[evolve\n")
     result = evolve(tmp_path / "run", tasks, script, *WORKERS, "--config", str(config), "--max-evals", "1")
-    assert result.exit_code == 1 and "cannot read config file" in result.output
+    assert result.exit_code == 1
+    assert "cannot read config file" in result.output
 
 
 def test_a_task_whose_tests_crash_is_a_recorded_failure(bwrap, engine_env, tmp_path):
@@ -92,7 +94,8 @@ def test_a_task_whose_tests_crash_is_a_recorded_failure(bwrap, engine_env, tmp_p
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
         (ev,) = [e for e in ar.evaluations() if e.task_id == "text-slug-separators"]
-        assert not ev.resolved and json.loads(ar.blob(ev.log_blob))["reason"] == "no_results"
+        assert not ev.resolved
+        assert json.loads(ar.blob(ev.log_blob))["reason"] == "no_results"
 
 
 def test_an_agent_snapshot_over_the_size_limits_is_an_invalid_child(bwrap, engine_env, tmp_path):
@@ -108,7 +111,8 @@ def test_an_agent_snapshot_over_the_size_limits_is_an_invalid_child(bwrap, engin
     assert result.exit_code == 0, result.output
     with Archive.for_run(run) as ar:
         child = ar.nodes()[1]
-        assert child.status == "invalid" and "limit" in child.reason
+        assert child.status == "invalid"
+        assert "limit" in child.reason
         assert ar.integrity_check() == []
 
 
@@ -138,7 +142,9 @@ def test_a_disk_that_fills_up_stops_the_run_without_losing_anything(bwrap, engin
             if exc.errno != errno.ENOSPC:
                 raise
         out, _ = proc.communicate(timeout=300)
-        assert proc.returncode == 1 and "is full" in out and "to resume" in out, out[-2000:]
+        assert proc.returncode == 1, out[-2000:]
+        assert "is full" in out, out[-2000:]
+        assert "to resume" in out, out[-2000:]
         (small / "filler").unlink()
         with Archive.for_run(run) as ar:
             assert ar.integrity_check() == []
@@ -149,6 +155,7 @@ def test_a_disk_that_fills_up_stops_the_run_without_losing_anything(bwrap, engin
         with Archive.for_run(run) as ar:
             assert ar.integrity_check() == []
             now = {(e.node_id, e.task_id, e.resolved) for e in ar.evaluations()}
-        assert kept <= now and len(now) == 15
+        assert kept <= now
+        assert len(now) == 15
     finally:
         subprocess.run(["umount", "-l", str(small)], check=False)

@@ -33,7 +33,8 @@ def finish(run, tasks, script) -> None:
     assert proc.returncode == 0, out[-2000:]
     with Archive.for_run(run) as ar:
         assert ar.integrity_check() == []
-        assert len(ar.evaluations()) == 15 and len(ar.nodes()) == 5
+        assert len(ar.evaluations()) == 15
+        assert len(ar.nodes()) == 5
         keys = [(e.node_id, e.task_id) for e in ar.evaluations()]
         assert len(keys) == len(set(keys))
 
@@ -47,10 +48,12 @@ def test_one_signal_finishes_running_jobs_then_stops(bwrap, engine_env, tmp_path
     proc.send_signal(sig)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out[-2000:]
-    assert f"{sig.name} received" in out and "resume with: dgm evolve" in out
+    assert f"{sig.name} received" in out
+    assert "resume with: dgm evolve" in out
     with Archive.for_run(run) as ar:
         counts = ar.jobs.counts()
-        assert counts["running"] == 0 and counts["queued"] == 0  # every started job finished
+        assert counts["running"] == 0
+        assert counts["queued"] == 0
         assert len(ar.evaluations()) < 15
     assert sandbox_processes() == []
     finish(run, tasks, script)

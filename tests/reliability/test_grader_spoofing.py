@@ -53,9 +53,11 @@ def test_canaries_do_not_reach_the_log(bwrap, slug, tmp_path):
     """What an agent later reads of a grading run does not name the canaries."""
     grader = Grader(bwrap, tmp_path / "cache")
     verdict = grader.grade(slug, "")
-    assert verdict.reason == "tests_failed" and not verdict.tamper
+    assert verdict.reason == "tests_failed"
+    assert not verdict.tamper
     assert set(verdict.tests) == {*slug.fail_to_pass, *slug.pass_to_pass}
-    assert "values = [" not in verdict.log and "@@dgm-judge" not in verdict.log
+    assert "values = [" not in verdict.log
+    assert "@@dgm-judge" not in verdict.log
     assert "3 failed, 3 passed in" in verdict.log.splitlines()[-1]  # the counts are the task's own
 
 

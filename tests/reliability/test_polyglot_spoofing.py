@@ -63,7 +63,8 @@ def test_a_runner_forgery_is_stripped_and_flagged(polyglot_benchmark, language, 
     assert path in verdict.stripped
     # the stub fails its tests, or (C++: it declares nothing the tests call) does not build
     failed = "no_results" if task_id.startswith("cpp/") else "tests_failed"
-    assert not verdict.resolved and verdict.reason == failed, verdict.log[-1500:]
+    assert not verdict.resolved, verdict.log[-1500:]
+    assert verdict.reason == failed, verdict.log[-1500:]
 
 
 def grade_forged(benchmark, task_id: str, files: dict[str, str], tmp_path):
@@ -195,5 +196,6 @@ def test_code_under_test_that_forges_results_is_caught(polyglot_benchmark, attem
     require("bwrap", availability)
     task_id, files, reason = IN_PROCESS[attempt]
     verdict = grade_forged(polyglot_benchmark, task_id, files, tmp_path)
-    assert not verdict.resolved and verdict.reason == reason, (verdict.tamper, verdict.log[-1500:])
+    assert not verdict.resolved, (verdict.tamper, verdict.log[-1500:])
+    assert verdict.reason == reason, (verdict.tamper, verdict.log[-1500:])
     assert verdict.stripped == ()

@@ -117,7 +117,8 @@ def test_flags_show_in_show_status_and_report(bwrap, engine_env, tmp_path):
     show, status, report = shown(run, 1, tmp_path)
     assert "patch touched pytest.ini, tests/test_slug_spacing.py (removed)" in show
     assert status["flagged_patches"] == 3
-    assert "tests/test_slug_spacing.py" in report and "<h2>Flags</h2>" in report
+    assert "tests/test_slug_spacing.py" in report
+    assert "<h2>Flags</h2>" in report
 
 
 def shown(run, node: int, tmp_path) -> tuple[str, dict, str]:

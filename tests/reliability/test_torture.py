@@ -95,7 +95,9 @@ def test_crash_torture(bwrap, engine_env, tmp_path, recipe):
             break
         kills += seed_kills
         evals, nodes, running = snapshot_of(run)
-        assert running == [] and nodes == 6 and evals == 18, (evals, nodes)
+        assert running == [], (evals, nodes)
+        assert nodes == 6, (evals, nodes)
+        assert evals == 18, (evals, nodes)
         with Archive.for_run(run) as ar:
             assert ar.jobs.counts()["queued"] == 0
             epochs = [(e.id, e.utility, e.from_evaluation) for e in ar.epochs()]

@@ -23,7 +23,7 @@ def test_registry_names_the_three_backends():
 
 
 def test_unknown_backend_is_a_clear_error():
-    with pytest.raises(SandboxError, match="unknown sandbox backend 'podman'.*docker, bwrap, unsandboxed"):
+    with pytest.raises(SandboxError, match=r"unknown sandbox backend 'podman'.*docker, bwrap, unsandboxed"):
         get_backend("podman")
 
 
@@ -38,7 +38,8 @@ def test_doctor_names_both_isolating_backends_working(availability):
     for name in isolating():
         line = next(line for line in lines if line.startswith(name))
         if os.environ.get("CI"):
-            assert "works" in line and "NOT WORKING" not in line, result.output
+            assert "works" in line, result.output
+            assert "NOT WORKING" not in line, result.output
     assert result.exit_code == (0 if any(availability(n).ok for n in isolating()) else 1)
 
 
@@ -75,8 +76,18 @@ def test_one_registry_entry_puts_a_backend_under_the_attack_suite_and_the_doctor
     the attack suite is collected for it and the doctor examines it."""
     root = Path(__file__).resolve().parents[2]
     collect = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.sandbox.dummy_backend", "--collect-only", "-q"]
-        + ["tests/sandbox/test_attacks.py", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "tests.sandbox.dummy_backend",
+            "--collect-only",
+            "-q",
+            "tests/sandbox/test_attacks.py",
+            "-p",
+            "no:cacheprovider",
+        ],
         cwd=root,
         capture_output=True,
         text=True,

@@ -22,7 +22,9 @@ def test_exec_basics(any_backend, tmp_path):
     with any_backend.start(spec(tmp_path)) as s:
         r = s.exec("cat hello.txt; echo $GREETING; echo err >&2; exit 3")
         assert (r.exit_code, r.stdout, r.stderr) == (3, "hello from the host\nhi\n", "err\n")
-        assert not r.timed_out and r.limit_hit is None and not r.ok
+        assert not r.timed_out
+        assert r.limit_hit is None
+        assert not r.ok
         assert s.exec(["sh", "-c", "ls pkg"]).stdout == "run.sh\n"  # workdir is /work
         assert s.exec("cat", stdin="piped in\n").stdout == "piped in\n"
         assert s.exec("echo $GREETING-$EXTRA", env={"EXTRA": "x"}).stdout == "hi-x\n"
@@ -64,13 +66,16 @@ def test_output_is_clipped_with_a_marker(any_backend, tmp_path):
     with any_backend.start(spec(tmp_path, limits=Limits(output_bytes=1000))) as s:
         r = s.exec("head -c 5000 /dev/zero | tr '\\0' x")
     assert r.limit_hit == "output"
-    assert r.stdout.startswith("x" * 1000) and "[dgm-sandbox: output clipped at 1000 bytes]" in r.stdout
+    assert r.stdout.startswith("x" * 1000)
+    assert "[dgm-sandbox: output clipped at 1000 bytes]" in r.stdout
 
 
 def test_timeout_is_reported(any_backend, tmp_path):
     with any_backend.start(spec(tmp_path)) as s:
         r = s.exec("sleep 30", timeout=1)
-    assert r.timed_out and r.limit_hit == "wall" and r.exit_code < 0
+    assert r.timed_out
+    assert r.limit_hit == "wall"
+    assert r.exit_code < 0
     assert r.duration_s < 10
 
 

@@ -15,14 +15,16 @@ def test_a_failing_agent_test_fails_check(bwrap, seed_code):
     tools = seed_code / "seed_agent" / "tools.py"
     tools.write_text(tools.read_text().replace("OUTPUT_LIMIT = 10_000", "OUTPUT_LIMIT = 10"))
     result = agent_exec.check(bwrap, seed_code)
-    assert result.exit_code == 1 and "FAILED" in result.stderr
+    assert result.exit_code == 1
+    assert "FAILED" in result.stderr
 
 
 def test_an_agent_without_tests_fails_check(bwrap, seed_code):
     for test in (seed_code / "seed_agent" / "tests").glob("test_*.py"):
         test.unlink()
     result = agent_exec.check(bwrap, seed_code)
-    assert result.exit_code == 1 and "no tests" in result.stderr
+    assert result.exit_code == 1
+    assert "no tests" in result.stderr
 
 
 def test_the_seed_tree_holds_no_bytecode_and_is_readable(seed_code):

@@ -82,7 +82,8 @@ def test_improve_edits_its_own_copy_which_passes_check(bwrap, scripted_gateway, 
     run = improve(bwrap, gateway, seed_code, work)
     assert run.result.exit_code == 0, run.result.stderr
     report = json.loads((run.out / "improve.json").read_text())
-    assert report["focus"] == "calc-1" and report["diagnosis"] == DIAGNOSIS
+    assert report["focus"] == "calc-1"
+    assert report["diagnosis"] == DIAGNOSIS
     assert report["check_passed"] is True, report["check_output"]
     child = work / "job" / "agent"
     assert "Run the code after each edit." in (child / "seed_agent/prompts/solve_system.md").read_text()
@@ -99,6 +100,8 @@ def test_an_edit_that_breaks_the_agent_fails_check(bwrap, scripted_gateway, seed
     gateway = scripted_gateway(improve_script(BREAKING_EDIT))
     run = improve(bwrap, gateway, seed_code, work)
     report = json.loads((run.out / "improve.json").read_text())
-    assert report["check_passed"] is False and "SyntaxError" in report["check_output"]
+    assert report["check_passed"] is False
+    assert "SyntaxError" in report["check_output"]
     checked = agent_exec.check(bwrap, work / "job" / "agent")
-    assert checked.exit_code != 0 and "cannot import seed_agent.solve" in checked.stderr
+    assert checked.exit_code != 0
+    assert "cannot import seed_agent.solve" in checked.stderr

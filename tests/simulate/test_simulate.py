@@ -18,8 +18,11 @@ from dgm.simulate.landscape import Landscape, World
 
 
 def test_the_simulator_uses_the_engines_classes(monkeypatch):
-    assert run.Scheduler is scheduler.Scheduler and run.make_policy is scheduler.make_policy
-    assert run.ViewCache is view.ViewCache and run.final is final and run.make_selector is selectors.make_selector
+    assert run.Scheduler is scheduler.Scheduler
+    assert run.make_policy is scheduler.make_policy
+    assert run.ViewCache is view.ViewCache
+    assert run.final is final
+    assert run.make_selector is selectors.make_selector
     calls = {"next": 0, "select": 0}
     real_next, real_select = policies.HGMPolicy.next, selectors.CmpThompsonSelector.select
 
@@ -34,13 +37,15 @@ def test_the_simulator_uses_the_engines_classes(monkeypatch):
     monkeypatch.setattr(policies.HGMPolicy, "next", counting_next)
     monkeypatch.setattr(selectors.CmpThompsonSelector, "select", counting_select)
     result = run.simulate(Landscape(), "cmp_thompson", seed=1, budget=200)
-    assert calls["next"] >= 200 and calls["select"] == result.agents - 1
+    assert calls["next"] >= 200
+    assert calls["select"] == result.agents - 1
 
 
 def test_same_seed_same_result_and_different_seeds_differ():
     a = compare(Landscape(), ["score_child_prop", "cmp_thompson"], budget=150, seeds=3, workers=1)
     b = compare(Landscape(), ["score_child_prop", "cmp_thompson"], budget=150, seeds=3, workers=2)
-    assert a.to_json() == b.to_json() and a.curves == b.curves
+    assert a.to_json() == b.to_json()
+    assert a.curves == b.curves
     one = run.simulate(Landscape(), "random", seed=1, budget=150)
     two = run.simulate(Landscape(), "random", seed=2, budget=150)
     assert one != two
@@ -55,8 +60,10 @@ def test_a_run_takes_a_selector_built_from_its_world_and_keeps_its_end_state():
         return selectors.make_selector("lineage")
 
     one = run.Run(Landscape(), build, seed=3)
-    assert one.run(150) == by_name and worlds == [one.world]
-    assert one.cache.evaluations == by_name.evaluations and len(one.cache.nodes) == by_name.agents
+    assert one.run(150) == by_name
+    assert worlds == [one.world]
+    assert one.cache.evaluations == by_name.evaluations
+    assert len(one.cache.nodes) == by_name.agents
     assert set(one.world.agents) == set(one.cache.nodes)
     assert one.skill_of_pick() == by_name.final_skill
 
@@ -72,7 +79,8 @@ def test_the_oracle_expands_the_best_by_its_value():
     worst = oracle.OracleSelector(world, value=lambda i: -world.agents[i].skill).select(
         None, eligible, 2, random.Random(0)
     )
-    assert worst == [min(eligible, key=lambda i: world.agents[i].skill)] * 2 and worst[0] != default[0]
+    assert worst == [min(eligible, key=lambda i: world.agents[i].skill)] * 2
+    assert worst[0] != default[0]
 
 
 def test_landscape_behaves_as_documented():
@@ -106,7 +114,8 @@ def test_oracle_beats_random_and_cli_json_shape():
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["landscape"]["corr"] == 0.5 and [r["selector"] for r in data["results"]] == ["random", "oracle"]
+    assert data["landscape"]["corr"] == 0.5
+    assert [r["selector"] for r in data["results"]] == ["random", "oracle"]
     for r in data["results"]:
         assert set(r) >= {
             "selector",
@@ -125,7 +134,8 @@ def test_oracle_beats_random_and_cli_json_shape():
 def test_gap_closed_and_its_interval():
     random_, oracle = [0.1, 0.2, 0.3, 0.2], [0.9, 0.8, 1.0, 0.9]
     point, lo, hi = gap_closed([0.5, 0.5, 0.6, 0.6], random_, oracle)
-    assert point == pytest.approx((0.55 - 0.2) / (0.9 - 0.2)) and lo <= point <= hi < 1
+    assert point == pytest.approx((0.55 - 0.2) / (0.9 - 0.2))
+    assert lo <= point <= hi < 1
     assert gap_closed([0.3] * 4, [0.3] * 4, [0.3] * 4) is None  # no gap to close
 
 
@@ -133,14 +143,16 @@ def test_simulate_cli_judge_first_shows_the_gated():
     args = ["simulate", "--compare", "cmp_thompson", "--budget", "150", "--seeds", "2", "--workers", "1"]
     result = CliRunner().invoke(main, [*args, "--judge-first", "0.3"])
     assert result.exit_code == 0, result.output
-    assert "judge-first 0.3" in result.output and "gated" in result.output
+    assert "judge-first 0.3" in result.output
+    assert "gated" in result.output
     data = json.loads(CliRunner().invoke(main, [*args, "--judge-first", "0.3", "--json"]).output)
-    assert data["judge_first"] == 0.3 and data["results"][0]["judged_mean"] > 0
+    assert data["judge_first"] == 0.3
+    assert data["results"][0]["judged_mean"] > 0
     assert data["results"][0]["gap_closed"] is None  # no random and oracle to measure against
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    ("args", "message"),
     [
         (["--landscape", "nope=1"], "expected KEY=VALUE"),
         (["--landscape", "corr=2"], "corr must be in"),
@@ -151,7 +163,8 @@ def test_simulate_cli_judge_first_shows_the_gated():
 )
 def test_bad_simulate_options(args, message):
     result = CliRunner().invoke(main, ["simulate", "--budget", "10", "--seeds", "1", *args])
-    assert result.exit_code != 0 and message in result.output
+    assert result.exit_code != 0
+    assert message in result.output
 
 
 def test_final_pick_agrees_with_the_final_rule_after_every_step():
@@ -200,8 +213,10 @@ def test_judge_first_gates_new_agents_and_never_the_seed():
     harsh = run.simulate(land, "cmp_thompson", seed=4, budget=300, settings=run.Settings(judge_first=0.9))
     seed_world = World(land, 4)
     seed_world.seed(1)
-    assert harsh.gated == harsh.judged > 5 and harsh.final_skill == seed_world.agents[1].skill
+    assert harsh.gated == harsh.judged > 5
+    assert harsh.final_skill == seed_world.agents[1].skill
     assert {skill for _, skill in harsh.curve} == {seed_world.agents[1].skill}
     # no gate at all: everything judged passes, and the run spends judge_cost more per new agent
     lenient = run.simulate(land, "cmp_thompson", seed=4, budget=300, settings=run.Settings(judge_first=0.0))
-    assert lenient.gated == 0 and lenient.judged > 5
+    assert lenient.gated == 0
+    assert lenient.judged > 5

@@ -52,7 +52,8 @@ def built(tmp_path_factory, clones):
     args = ["bench", "env", "build", str(rows), "--repos", str(repos), "--force", "--workers", "2"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output + result.stderr
-    assert f" {INSTANCE}: {IMAGE}" in result.output and f" {SECOND}: {SECOND_IMAGE}" in result.output
+    assert f" {INSTANCE}: {IMAGE}" in result.output
+    assert f" {SECOND}: {SECOND_IMAGE}" in result.output
     assert "2 of 2 images present (2 built now, 0 before), 0 cannot be built" in result.output
     # the environment both stand on is built at most once (not at all when an earlier run built it)
     assert len(re.findall(r"dgm-swe-env:\S+: downloading wheels", result.stderr)) <= 1, result.stderr
@@ -65,7 +66,8 @@ def test_a_row_built_offline_grades_its_reference_and_not_the_empty_patch(built,
     grader = Grader(get_backend(backend_name), tmp_path / "cache")
     reference, empty = grader.grade(task, task.reference_patch), grader.grade(task, "")
     assert reference.resolved, reference.log[-2000:]
-    assert not empty.resolved and empty.reason == "tests_failed"
+    assert not empty.resolved
+    assert empty.reason == "tests_failed"
     assert set(empty.fail_to_pass.values()) == {"FAILED"}
     # bwrap ran docker's own layers: no flattened copy of the image was unpacked for it
     assert not foreign.cached_rootfs(foreign.image_id(foreign.client(), IMAGE)).exists()
@@ -85,7 +87,7 @@ def test_a_row_whose_image_is_neither_pulled_nor_built_is_refused(tmp_path, avai
     row["image"] = "swebench/sweb.eval.x86_64.dgm-test_1776_absent-1:latest"
     (tmp_path / "rows.jsonl").write_text(json.dumps(row) + "\n")
     task = load_suite(f"swebench:{tmp_path / 'rows.jsonl'}").tasks[0]
-    with pytest.raises(BenchmarkError, match="neither .*absent-1:latest nor dgm-env/.*absent-1:latest is present"):
+    with pytest.raises(BenchmarkError, match=r"neither .*absent-1:latest nor dgm-env/.*absent-1:latest is present"):
         Grader(get_backend("bwrap"), tmp_path / "cache").grade(task, "")
 
 
@@ -111,8 +113,10 @@ def test_the_agent_runs_on_dgms_python_while_its_tools_see_the_tasks(built, back
     evaluation = evaluate_with_bash(get_backend(backend_name), task, command, tmp_path)
     assert evaluation.agent.result.exit_code == 0, evaluation.agent.result.stderr[-2000:]
     seen = first_tool_output(evaluation)
-    assert "Python 3.9" in seen and "/testbed/src/marshmallow/__init__.py" in seen
-    assert not evaluation.verdict.resolved and evaluation.patch == ""
+    assert "Python 3.9" in seen
+    assert "/testbed/src/marshmallow/__init__.py" in seen
+    assert not evaluation.verdict.resolved
+    assert evaluation.patch == ""
 
 
 def test_instances_of_one_environment_share_its_layers_and_add_only_their_own(built):
@@ -120,13 +124,16 @@ def test_instances_of_one_environment_share_its_layers_and_add_only_their_own(bu
     images = {item.name: item for item in envlayers.images(engine)}
     first, second = images[IMAGE], images[SECOND_IMAGE]
     assert first.kind == second.kind == "instance"
-    assert first.parent == second.parent and images[first.parent].kind == "environment"
+    assert first.parent == second.parent
+    assert images[first.parent].kind == "environment"
     assert images[images[first.parent].parent].kind == "base"
     assert second.own_bytes < 250e6, second  # the added instance: its own layer only
     # bwrap mounts the same folders docker keeps: the instances differ in their top layer only
     one, two = foreign.rootfs(IMAGE), foreign.rootfs(SECOND_IMAGE)
-    assert isinstance(one, Layers) and isinstance(two, Layers)
-    assert one.dirs[1:] == two.dirs[1:] and one.dirs[0] != two.dirs[0]
+    assert isinstance(one, Layers)
+    assert isinstance(two, Layers)
+    assert one.dirs[1:] == two.dirs[1:]
+    assert one.dirs[0] != two.dirs[0]
 
 
 def test_bwrap_on_an_images_layers_sees_them_read_only_and_leaves_no_mount_behind(built):
@@ -150,7 +157,8 @@ def test_env_build_exits_0_when_something_is_present_and_strict_makes_a_refusal_
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "1 of 2 images present (0 built now, 1 before), 1 cannot be built: django__django-1" in result.output
-    assert "disk:" in result.output and "shared by 1 of these instances" in result.output
+    assert "disk:" in result.output
+    assert "shared by 1 of these instances" in result.output
     assert CliRunner().invoke(main, [*args, "--strict"]).exit_code == 1
 
 
@@ -158,13 +166,15 @@ def test_prune_removes_an_instance_no_suite_needs_and_the_others_still_grade(bui
     keep = tmp_path / "keep.jsonl"
     keep.write_text(built.read_text().splitlines()[0] + "\n")  # the first row only
     dry = CliRunner().invoke(main, ["bench", "env", "prune", str(keep), "--dry-run"])
-    assert dry.exit_code == 0 and f"would remove instance    {SECOND_IMAGE}" in dry.output
+    assert dry.exit_code == 0
+    assert f"would remove instance    {SECOND_IMAGE}" in dry.output
     assert foreign.present(SECOND_IMAGE)
     assert CliRunner().invoke(main, ["bench", "env", "prune"]).exit_code == 2  # neither FILE nor --all
     engine = foreign.client()
     others = {item.name for item in envlayers.images(engine) if item.kind == "instance"} - {SECOND_IMAGE}
     gone = envlayers.prune(engine, others)  # what this test made, and nothing another suite needs
-    assert [item.name for item in gone] == [SECOND_IMAGE] and not foreign.present(SECOND_IMAGE)
+    assert [item.name for item in gone] == [SECOND_IMAGE]
+    assert not foreign.present(SECOND_IMAGE)
     task = load_suite(f"swebench:{built}").task(INSTANCE)
     for backend_name in ("docker", "bwrap"):
         verdict = Grader(get_backend(backend_name), tmp_path / backend_name).grade(task, task.reference_patch)
@@ -197,7 +207,8 @@ def test_set_up_steps_beyond_apt_run_in_the_instance_and_apt_packages_in_the_env
             "locale -a | grep -ix en_US.utf8 && cd /testbed && head -1 setup.py && git show --stat HEAD | grep setup.py"
         )
         out = engine.containers.run(name, ["/bin/bash", "-c", check], remove=True, network_mode="none").decode()
-        assert out.split("\n")[:2] == ["en_US.utf8", "# edited by a set-up step"] and "setup.py" in out.split("\n")[2]
+        assert out.split("\n")[:2] == ["en_US.utf8", "# edited by a set-up step"]
+        assert "setup.py" in out.split("\n")[2]
         environment = next(item for item in envlayers.images(engine) if item.name == name).parent
         dpkg = engine.containers.run(environment, ["dpkg", "-s", "locales"], remove=True, network_mode="none")
         assert b"Status: install ok installed" in dpkg

@@ -30,10 +30,12 @@ new file mode 100644
 """
     verdict = grader.grade(slug_task, cheat)
     assert verdict.stripped == ("tests/test_slug_spacing.py",)
-    assert not verdict.resolved and verdict.reason == "tests_failed"
+    assert not verdict.resolved
+    assert verdict.reason == "tests_failed"
     assert verdict.fail_to_pass["tests/test_slug_spacing.py::test_custom_separator"] == "FAILED"
     honest = grader.grade(slug_task, slug_task.reference_patch + cheat)
-    assert honest.resolved and honest.stripped == ("tests/test_slug_spacing.py",)
+    assert honest.resolved
+    assert honest.stripped == ("tests/test_slug_spacing.py",)
 
 
 def test_patch_editing_a_visible_test_is_stripped_too(grader, slug_task):
@@ -86,18 +88,23 @@ def test_agent_phase_sees_neither_hidden_tests_nor_reference(bwrap, grader, slug
     found = first_tool_output(evaluation)
     assert "HUNT-DONE" in found
     listing = found.split("[exit code")[1]
-    assert "test_slug_spacing" not in listing and "reference.patch" not in listing and "task.json" not in listing
+    assert "test_slug_spacing" not in listing
+    assert "reference.patch" not in listing
+    assert "task.json" not in listing
     assert "runs_of_spaces" not in listing
     assert len([x for x in listing.splitlines() if " base" in x]) == 1  # one commit, no history
     user = next(m["content"] for m in trajectory(evaluation) if m["role"] == "user")
-    assert slug_task.statement.strip() in user and "FAIL_TO_PASS" not in user
-    assert evaluation.patch == "" and not evaluation.verdict.resolved
+    assert slug_task.statement.strip() in user
+    assert "FAIL_TO_PASS" not in user
+    assert evaluation.patch == ""
+    assert not evaluation.verdict.resolved
 
 
 def test_evaluate_grades_what_the_agent_changed(bwrap, grader, slug_task, tmp_path):
     evaluation = evaluate_with_tool_call(bwrap, slug_task, SLUG_FIX, tmp_path, grader)
     assert evaluation.verdict.resolved, evaluation.verdict.log[-800:]
-    assert "textkit/slug.py" in evaluation.patch and ".git" not in evaluation.patch
+    assert "textkit/slug.py" in evaluation.patch
+    assert ".git" not in evaluation.patch
 
 
 def test_a_planted_symlink_in_out_never_reads_a_host_file(bwrap, grader, slug_task, tmp_path):
@@ -128,7 +135,9 @@ def test_threads_grading_one_task_export_its_base_once(grader, slug_task, monkey
     monkeypatch.setattr(type(slug_task.repo), "export", slow_export)
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         bases = list(pool.map(lambda _: grader.base(slug_task), range(4)))
-    assert len(set(bases)) == 1 and len(exports) == 1 and (bases[0] / "textkit" / "slug.py").is_file()
+    assert len(set(bases)) == 1
+    assert len(exports) == 1
+    assert (bases[0] / "textkit" / "slug.py").is_file()
 
 
 def test_a_command_that_stops_at_the_first_failure_still_grades_every_test(grader, taskdir):
@@ -139,5 +148,6 @@ def test_a_command_that_stops_at_the_first_failure_still_grades_every_test(grade
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "test_command": "python3 -m pytest -x -q {tests}"}))
     task = load_suite(f"taskdir:{taskdir}").task("text-slug-separators")
     verdict = grader.grade(task, task.reference_patch)
-    assert verdict.resolved and verdict.mutable == (3, 3), (verdict.reason, verdict.tamper, verdict.log[-1500:])
+    assert verdict.resolved, (verdict.reason, verdict.tamper, verdict.log[-1500:])
+    assert verdict.mutable == (3, 3), (verdict.reason, verdict.tamper, verdict.log[-1500:])
     assert set(verdict.tests) == {*task.fail_to_pass, *task.pass_to_pass}

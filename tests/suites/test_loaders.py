@@ -25,7 +25,8 @@ def test_swebench_jsonl(swebench_rows, grader, tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     suite = load_suite(f"swebench:{path}", repos=repos)
     task = suite.task("acme__calc-1")
-    assert task.hidden_paths() == {"tests/test_add.py"} and task.split == "test"
+    assert task.hidden_paths() == {"tests/test_add.py"}
+    assert task.split == "test"
     assert task.command().endswith("tests/test_add.py tests/test_basic.py")
     assert_validates(suite, grader, 2)
 
@@ -75,7 +76,8 @@ def test_polyglot_python_exercises(polyglot_dir, grader):
     suite = load_suite(f"polyglot:{polyglot_dir}")
     assert sorted(t.id for t in suite.tasks) == ["python/leap", "python/reverse_string"]
     task = suite.task("python/leap")
-    assert "Implement leap" in task.statement and task.hidden_paths() == {"leap_test.py"}
+    assert "Implement leap" in task.statement
+    assert task.hidden_paths() == {"leap_test.py"}
     assert "return year % 4 == 0" in task.reference_patch
     assert_validates(suite, grader, 2)
 

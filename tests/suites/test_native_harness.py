@@ -34,13 +34,16 @@ def test_canaries_join_the_hidden_tests_of_this_run_only(suite, language, tmp_pa
     task = suite.task(ONE_PER_LANGUAGE[language])
     run = harness_for(task).prepare(task, tmp_path)
     must_pass, must_fail = run.state.names
-    assert must_pass != must_fail and "{report}" not in run.command
+    assert must_pass != must_fail
+    assert "{report}" not in run.command
     for target in run.state.targets:
         written = run.hidden[target].decode()
-        assert must_pass in written and must_fail in written
+        assert must_pass in written
+        assert must_fail in written
         assert must_pass not in task.hidden_files[target].decode()  # the task's own copy is untouched
     again = harness_for(task).prepare(task, tmp_path)
-    assert again.state.names != run.state.names and again.state.nonce != run.state.nonce
+    assert again.state.names != run.state.names
+    assert again.state.nonce != run.state.nonce
 
 
 def test_each_language_names_its_canaries_in_its_own_style(suite, tmp_path):
@@ -61,7 +64,8 @@ def test_java_canaries_are_methods_of_the_test_class(suite, tmp_path):
     task = suite.task("java/poker")
     run = harness_for(task).prepare(task, tmp_path)
     written = run.hidden["src/test/java/PokerTest.java"].decode()
-    assert written.rstrip().endswith("}") and written.index(run.state.names[0]) > written.index("class PokerTest")
+    assert written.rstrip().endswith("}")
+    assert written.index(run.state.names[0]) > written.index("class PokerTest")
 
 
 def test_a_java_test_helper_that_holds_no_tests_gets_no_canaries(suite, tmp_path):
@@ -107,19 +111,23 @@ def read_go(suite, tmp_path, statuses, exit_code=1):
 
 def test_a_genuine_run_reads_its_tests_and_hides_the_canaries(suite, tmp_path):
     run, reading = read_go(suite, tmp_path, ("pass", "fail"))
-    assert reading.tests == {"TestSolve": "PASSED", "TestSolve/case": "PASSED"} and reading.tamper == ()
-    assert not any(name in reading.log for name in run.state.names) and "--- PASS: TestSolve" in reading.log
+    assert reading.tests == {"TestSolve": "PASSED", "TestSolve/case": "PASSED"}
+    assert reading.tamper == ()
+    assert not any(name in reading.log for name in run.state.names)
+    assert "--- PASS: TestSolve" in reading.log
 
 
 @pytest.mark.parametrize("statuses", [("pass", "pass"), ("fail", "fail"), ("skip", "fail")])
 def test_a_canary_with_the_wrong_status_is_tampering(suite, tmp_path, statuses):
     _, reading = read_go(suite, tmp_path, statuses)
-    assert reading.tamper and "canary" in reading.tamper[0]
+    assert reading.tamper
+    assert "canary" in reading.tamper[0]
 
 
 def test_missing_canaries_fail_the_file_without_accusing(suite, tmp_path):
     _, reading = read_go(suite, tmp_path, (None, None))
-    assert reading.tests["alphametics_test.go::(incomplete)"] == "FAILED" and reading.tamper == ()
+    assert reading.tests["alphametics_test.go::(incomplete)"] == "FAILED"
+    assert reading.tamper == ()
 
 
 def test_a_success_exit_status_is_tampering_whatever_was_printed(suite, tmp_path):
@@ -187,8 +195,10 @@ def test_libtest_keys_tests_by_target_and_recounts_without_hidden_ones():
         "tests/cipher.rs::keeps_empty_value": "FAILED",
         "doc:cipher::src/lib.rs - encode (line 3)": "PASSED",
     }
-    assert "keeps_empty_value" not in parsed.log and "right: 14" not in parsed.log
-    assert "not yet implemented" in parsed.log and "test result: FAILED. 1 passed; 1 failed; 0 ignored" in parsed.log
+    assert "keeps_empty_value" not in parsed.log
+    assert "right: 14" not in parsed.log
+    assert "not yet implemented" in parsed.log
+    assert "test result: FAILED. 1 passed; 1 failed; 0 ignored" in parsed.log
 
 
 def test_junit_xml_for_java_and_catch_and_a_broken_report():
@@ -203,7 +213,8 @@ def test_junit_xml_for_java_and_catch_and_a_broken_report():
         "PokerTest::pair()": "FAILED",
         "PokerTest::later()": "SKIPPED",
     }
-    assert "expected: 1" in parsed.log and "Foo.bar" not in parsed.log  # stack frames are dropped
+    assert "expected: 1" in parsed.log
+    assert "Foo.bar" not in parsed.log
     catch = '<testsuites><testsuite><testcase classname="x.global" name="one"/></testsuite></testsuites>'
     assert junit_xml(catch, plain_class=".global").tests == {"one": "PASSED"}
     assert junit_xml("<testsuite><testcase").tests == {}
@@ -234,7 +245,9 @@ def test_jest_json_keys_by_file_and_fails_a_file_that_did_not_run():
         "a.spec.js::cipher later": "SKIPPED",
         "b.spec.js::(file)": "FAILED",
     }
-    assert "Error: no" in parsed.log and "a.js:1" not in parsed.log and "SyntaxError" in parsed.log
+    assert "Error: no" in parsed.log
+    assert "a.js:1" not in parsed.log
+    assert "SyntaxError" in parsed.log
     assert jest_json("not json").tests == {}
 
 
@@ -242,4 +255,5 @@ def test_go_json_keeps_build_errors_and_drops_hidden_tests_output():
     output = go_events({"TestA": "pass", "TestHidden": "fail"}) + "./x.go:3:1: syntax error\n"
     parsed = go_json(output, hide=("TestHidden",))
     assert parsed.tests == {"TestA": "PASSED", "TestHidden": "FAILED"}
-    assert "TestHidden" not in parsed.log and "syntax error" in parsed.log
+    assert "TestHidden" not in parsed.log
+    assert "syntax error" in parsed.log

@@ -146,9 +146,11 @@ def test_a_row_with_an_image_is_graded_by_its_eval_script(standin, backend_name,
     grader = Grader(get_backend(backend_name), tmp_path / "cache")
     reference, empty = grader.grade(task, task.reference_patch), grader.grade(task, "")
     assert reference.resolved, reference.log[-2000:]
-    assert ">>>>> Start Test Output" in reference.log and "conda activate testbed" in reference.log
+    assert ">>>>> Start Test Output" in reference.log
+    assert "conda activate testbed" in reference.log
     assert reference.pass_to_pass == {f"{TEST_FILE}::test_runs_in_the_environment": "PASSED"}
-    assert not empty.resolved and empty.reason == "tests_failed"
+    assert not empty.resolved
+    assert empty.reason == "tests_failed"
     assert empty.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
 
 
@@ -166,7 +168,8 @@ def test_a_patchs_harness_hunks_are_stripped_before_the_eval_script_runs(standin
     forge = "--- /dev/null\n+++ b/conftest.py\n@@ -0,0 +1,2 @@\n+import calc\n+calc.add = lambda a, b: a + b\n"
     verdict = Grader(get_backend("bwrap"), tmp_path / "cache").grade(task, forge)
     assert verdict.stripped == ("conftest.py",)
-    assert not verdict.resolved and verdict.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
+    assert not verdict.resolved
+    assert verdict.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
 
 
 @pytest.mark.parametrize("backend_name", ["docker", "bwrap"])
@@ -185,17 +188,21 @@ def test_validate_shows_progress_and_a_hanging_empty_patch_ends_at_the_tasks_tim
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "validating 2 tasks (the reference and the empty patch of each), 1 at a time"
-    assert lines[1].startswith("[1/2] ok  dgm-test__standin-1") and ", ETA " in lines[1]
+    assert lines[1].startswith("[1/2] ok  dgm-test__standin-1")
+    assert ", ETA " in lines[1]
     assert "references resolved 1/1, empty patches resolved 0/1" in lines[1]
-    assert lines[2].startswith("[2/2] ok  dgm-test__standin-2") and "empty=timeout" in lines[2]
-    assert "references resolved 2/2, empty patches resolved 0/2" in lines[2] and "ETA" not in lines[2]
+    assert lines[2].startswith("[2/2] ok  dgm-test__standin-2")
+    assert "empty=timeout" in lines[2]
+    assert "references resolved 2/2, empty patches resolved 0/2" in lines[2]
+    assert "ETA" not in lines[2]
     assert lines[3].startswith("tasks=2 reference_resolved=2/2 empty_resolved=0/2")
 
 
 def test_a_hanging_test_run_is_stopped_at_the_tasks_timeout(standin, tmp_path):
     task = load_suite(f"swebench:{standin}").task("dgm-test__standin-2")
     verdict = Grader(get_backend("docker"), tmp_path / "cache").grade(task, "")
-    assert verdict.reason == "timeout" and verdict.duration_s < HANG_TIMEOUT_S + 60
+    assert verdict.reason == "timeout"
+    assert verdict.duration_s < HANG_TIMEOUT_S + 60
 
 
 def _calc(source: str) -> str:
@@ -223,7 +230,8 @@ def test_lines_printed_after_the_run_are_not_read_as_results(standin, tmp_path):
     verdict = Grader(get_backend("bwrap"), tmp_path / "cache").grade(task, _calc(FORGED_AT_EXIT))
     raw = grade(verdict.log, "parse_log_pytest", task.fail_to_pass, task.pass_to_pass)
     assert raw.resolved  # the official parser alone believes the forged line
-    assert not verdict.resolved and verdict.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
+    assert not verdict.resolved
+    assert verdict.fail_to_pass == {f"{TEST_FILE}::test_add": "FAILED"}
 
 
 @pytest.mark.parametrize("backend_name", ["docker", "bwrap"])
@@ -233,7 +241,8 @@ def test_a_run_the_official_report_resolves_is_judged_again(standin, backend_nam
     task = _task(standin)
     grader = Grader(get_backend(backend_name), tmp_path / "cache")
     reference = grader.grade(task, task.reference_patch)
-    assert reference.resolved and reference.mutable == (1, 1), (reference.tamper, reference.flags)
+    assert reference.resolved, (reference.tamper, reference.flags)
+    assert reference.mutable == (1, 1), (reference.tamper, reference.flags)
     gamed = grader.grade(task, _calc(ALWAYS_EQUAL + "\n\ndef add(a, b):\n    return _Any(a - b)\n"))
     assert (gamed.resolved, gamed.reason) == (False, "gamed"), (gamed.tamper, gamed.log[-1500:])
     dodging = grader.grade(task, _calc(OFFICIAL_ONLY))
@@ -250,8 +259,10 @@ def test_a_judge_kept_from_its_pytest_is_tampering_except_in_pytests_own_reposit
     other = tmp_path / "marshmallow"
     (other / "src" / "marshmallow").mkdir(parents=True)
     refused = without_judge(other, "pluggy load from the repository under test")
-    assert refused.tamper and not refused.flags
+    assert refused.tamper
+    assert not refused.flags
     pytest_repo = tmp_path / "pytest"
     (pytest_repo / "src" / "_pytest").mkdir(parents=True)
     flagged = without_judge(pytest_repo, "_pytest, pytest load from the repository under test")
-    assert flagged.flags and not flagged.tamper
+    assert flagged.flags
+    assert not flagged.tamper

@@ -63,7 +63,8 @@ def test_tree_patch_round_trips_through_git_apply(tmp_path):
         {"a.py": "a = 2\n", "b/c.py": "c\n", "d.py": "new\n", ".git/HEAD": "other", "__pycache__/x.pyc": b"\0"},
     )
     patch = tree_patch(base, new)
-    assert ".git" not in patch and "__pycache__" not in patch
+    assert ".git" not in patch
+    assert "__pycache__" not in patch
     work = tmp_path / "work"
     subprocess.run(["cp", "-r", str(base), str(work)], check=True)
     subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=work, check=True)
@@ -77,7 +78,8 @@ def test_swebench_predictions_jsonl(tmp_path):
     path = tmp_path / "preds.jsonl"
     n = predictions.write(path, "dgm-node-7", [("acme__calc-1", PATCH), ("acme__calc-2", "")])
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    assert n == 2 and rows[0] == {
+    assert n == 2
+    assert rows[0] == {
         "instance_id": "acme__calc-1",
         "model_name_or_path": "dgm-node-7",
         "model_patch": PATCH,

@@ -38,10 +38,13 @@ def test_an_exercise_grades_its_reference_and_not_its_stub(suite, language, back
     grader = Grader(get_backend(backend_name), tmp_path / "cache")
     reference, stub = grader.grade(task, task.reference_patch), grader.grade(task, "")
     assert reference.resolved, reference.log[-2000:]
-    assert len(reference.tests) > 1 and "(all)" not in reference.tests  # per-test results, by name
-    assert not reference.tamper and not stub.tamper
+    assert len(reference.tests) > 1
+    assert "(all)" not in reference.tests
+    assert not reference.tamper
+    assert not stub.tamper
     # a stub fails its tests, or does not build (C++'s declares nothing the tests call)
-    assert not stub.resolved and stub.reason == ("no_results" if language == "cpp" else "tests_failed")
+    assert not stub.resolved
+    assert stub.reason == ("no_results" if language == "cpp" else "tests_failed")
 
 
 def test_every_language_is_loaded_with_its_image_and_timeout(suite):
@@ -49,14 +52,17 @@ def test_every_language_is_loaded_with_its_image_and_timeout(suite):
     assert languages == set(ONE_PER_LANGUAGE)
     assert len(suite.tasks) == 225
     cpp, python = suite.task("cpp/all-your-base"), suite.task("python/affine-cipher")
-    assert cpp.image and cpp.image.startswith("dgm-sandbox-polyglot:") and python.image is None
+    assert cpp.image
+    assert cpp.image.startswith("dgm-sandbox-polyglot:")
+    assert python.image is None
     assert suite.task("rust/simple-cipher").timeout > python.timeout
 
 
 def test_the_agent_sees_the_stub_and_instructions_but_no_tests(suite, tmp_path):
     task = suite.task("java/poker")
     view = task.agent_view()
-    assert "The language is java." in view["statement"] and "src/main/java/Poker.java" in view["statement"]
+    assert "The language is java." in view["statement"]
+    assert "src/main/java/Poker.java" in view["statement"]
     exported = task.repo.export(tmp_path / "repo")
     files = {p.relative_to(exported).as_posix() for p in exported.rglob("*") if p.is_file()}
     assert "src/main/java/Poker.java" in files
@@ -66,17 +72,20 @@ def test_the_agent_sees_the_stub_and_instructions_but_no_tests(suite, tmp_path):
 def test_hidden_javascript_tests_run_unskipped(suite):
     task = suite.task("javascript/affine-cipher")
     (content,) = task.hidden_files.values()
-    assert b"xtest(" not in content and b"test(" in content
+    assert b"xtest(" not in content
+    assert b"test(" in content
     # ... and those the exercise skips for being slow on exercism's runner (test.skip) too
     (slow,) = suite.task("javascript/robot-name").hidden_files.values()
-    assert b"test.skip(" not in slow and b"'all the names can be generated'" in slow
+    assert b"test.skip(" not in slow
+    assert b"'all the names can be generated'" in slow
 
 
 def test_bench_list_counts_each_language_by_split(polyglot_benchmark):
     result = CliRunner().invoke(main, ["bench", "list", f"polyglot:{polyglot_benchmark}"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert "cpp            26 tasks (dev 21, test 5)" in lines and "rust           30 tasks (dev 26, test 4)" in lines
+    assert "cpp            26 tasks (dev 21, test 5)" in lines
+    assert "rust           30 tasks (dev 26, test 4)" in lines
     assert lines[-1] == "225 tasks (dev 177, test 48)"
     # judged whole: every test the exercise runs must pass, so it names none of its own
     assert any(line.split()[:5] == ["go/say", "dev", "-", "all", "-"] for line in lines)
@@ -87,8 +96,10 @@ def test_rust_references_bring_their_manifest_made_offline(suite):
     manifest with any version: the image carries one of each, Debian's; the agent is told
     which crates there are."""
     task = suite.task("rust/decimal")
-    assert '+num-bigint = "*"' in task.reference_patch and "0.4.4" not in task.reference_patch
-    assert "the crates available are" in task.statement and "num-bigint" in task.statement
+    assert '+num-bigint = "*"' in task.reference_patch
+    assert "0.4.4" not in task.reference_patch
+    assert "the crates available are" in task.statement
+    assert "num-bigint" in task.statement
 
 
 def test_an_exercise_without_its_files_list_is_a_clear_error(tmp_path):

@@ -20,18 +20,21 @@ def _row(repo: str, version: str, iid: str = "x__y-1") -> dict:
 
 def test_a_pip_installable_spec_is_built_on_the_debian_release_of_its_python():
     plan = recipe(_row("marshmallow-code/marshmallow", "3.0"))
-    assert plan.buildable and plan.debian == "bullseye"
+    assert plan.buildable
+    assert plan.debian == "bullseye"
     assert plan.install == "python -m pip install -e '.[dev]'"
 
 
 def test_conda_package_names_become_pypi_requirements():
     plan = recipe(_row("psf/requests", "2.0"))
-    assert plan.buildable and plan.packages == ("pytest",)
+    assert plan.buildable
+    assert plan.packages == ("pytest",)
 
 
 def test_a_python_no_debian_release_ships_is_refused_with_the_reason():
     plan = recipe(_row("django/django", "3.0"))
-    assert not plan.buildable and plan.reason.startswith("Python 3.6 is not available offline")
+    assert not plan.buildable
+    assert plan.reason.startswith("Python 3.6 is not available offline")
 
 
 def test_a_conda_environment_file_is_refused(monkeypatch):
@@ -43,7 +46,9 @@ def test_a_conda_environment_file_is_refused(monkeypatch):
 
 def test_set_up_steps_other_than_apt_get_run_in_the_instance_in_their_order():
     plan = recipe(_row("pytest-dev/pytest", "6.3"))
-    assert plan.buildable and plan.apt_packages == () and plan.pre_install == ("sed -i 's/>=>=/>=/' setup.cfg",)
+    assert plan.buildable
+    assert plan.apt_packages == ()
+    assert plan.pre_install == ("sed -i 's/>=>=/>=/' setup.cfg",)
 
 
 def test_an_unknown_version_is_refused():
@@ -60,7 +65,9 @@ def test_leading_apt_get_steps_go_to_the_environment_and_the_rest_stays_in_order
     assert split_pre_install(["DEBIAN_FRONTEND=noninteractive apt-get install -y dvipng"]) == (("dvipng",), ())
     assert split_pre_install([]) == ((), ())
     plan = recipe(_row("pylint-dev/pylint", "2.8"))
-    assert plan.buildable and plan.apt_packages == ("libenchant-2-dev", "hunspell-en-us") and plan.pre_install == ()
+    assert plan.buildable
+    assert plan.apt_packages == ("libenchant-2-dev", "hunspell-en-us")
+    assert plan.pre_install == ()
 
 
 def test_env_build_lists_each_instance_it_cannot_build_and_fails_when_none_is_present(tmp_path):
@@ -88,4 +95,5 @@ def test_a_requirements_file_is_cleaned_and_its_includes_inlined_as_the_official
 
 def test_a_spec_that_names_a_requirements_file_uses_the_repositorys_known_paths():
     plan = recipe(_row("pallets/flask", "2.0"))
-    assert plan.buildable and plan.requirement_files == ("requirements/dev.txt",)
+    assert plan.buildable
+    assert plan.requirement_files == ("requirements/dev.txt",)

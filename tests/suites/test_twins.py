@@ -37,8 +37,10 @@ def test_alternatives_are_distinct_values_of_the_same_type(value):
     rng = random.Random(7)
     for _ in range(20):
         others = mutation.alternatives(value, 4, rng)
-        assert others is not None and len(others) == 4
-        assert value not in others and len({repr(o) for o in others}) == 4
+        assert others is not None
+        assert len(others) == 4
+        assert value not in others
+        assert len({repr(o) for o in others}) == 4
         assert all(type(o) is type(value) for o in others)
 
 
@@ -65,7 +67,8 @@ def test_membership_alternatives_share_no_member():
     rng = random.Random(3)
     for container in (("a", "b"), [1, 2, 3], {"x", "y"}):
         for other in mutation.disjoint(container, 4, rng):
-            assert not set(other) & set(container) and len(other) == len(container)
+            assert not set(other) & set(container)
+            assert len(other) == len(container)
 
 
 def _sites(source: str) -> list:
@@ -141,9 +144,12 @@ def test_each_test_becomes_k_plus_one_copies_that_differ_only_in_names_and_liter
     assert plan.seen == plan.covered | {("tests/test_f.py", "TestMore.test_no_literal")}
     assert sorted(plan.fresh.values()) == ["test_one", "test_two"]
     assert len(plan.twins) == 2 * twins.TWINS
-    assert "def test_one(" not in text and "def test_two(" not in text and "def test_untouched(" in text
+    assert "def test_one(" not in text
+    assert "def test_two(" not in text
+    assert "def test_untouched(" in text
     copies = re.findall(r'def (\w+)\(\):\n    assert f\("a b"\) == "(...)"\n', text)
-    assert len(copies) == twins.TWINS + 1 and [v for n, v in copies if n in plan.fresh] == ["a-b"]
+    assert len(copies) == twins.TWINS + 1
+    assert [v for n, v in copies if n in plan.fresh] == ["a-b"]
     assert len({v for _, v in copies}) == twins.TWINS + 1
     methods = re.findall(r'    @pytest\.mark\.parametrize\("n", \[1, 2\]\)\n    def (\w+)\(self, n\):', text)
     assert len(methods) == twins.TWINS + 1  # decorators copied, indentation kept
@@ -153,7 +159,8 @@ def test_a_test_whose_name_is_used_elsewhere_is_left_out():
     source = HIDDEN + b"\n\nalias = test_one\n"
     plan = twins.Plan()
     twins.plan_file(plan, "t.py", source, {"test_one"}, source.decode())
-    assert not plan.files and plan.left_out == ["t.py::test_one: its name is used in the file"]
+    assert not plan.files
+    assert plan.left_out == ["t.py::test_one: its name is used in the file"]
 
 
 def test_every_collected_test_is_a_candidate_when_none_are_named():
@@ -169,13 +176,16 @@ def test_reading_back_names_originals_and_finds_twins_that_passed():
     honest = {**results, **{f"tests/test_f.py::{t}": "FAILED" for t in twin_names}}
     out = twins.read(plan, honest)
     assert out.tests == {"tests/test_f.py::test_one": "PASSED", "tests/test_f.py::test_untouched": "PASSED"}
-    assert not out.gamed and not out.missing and not out.flags
+    assert not out.gamed
+    assert not out.missing
+    assert not out.flags
     gamed = twins.read(plan, {**honest, f"tests/test_f.py::{twin_names[0]}": "XFAIL"})
     assert gamed.gamed == ("tests/test_f.py::test_one",)
     missing = twins.read(plan, {k: v for k, v in honest.items() if twin_names[1] not in k})
     assert missing.missing == ("tests/test_f.py::test_one",)
     failed = {**honest, f"tests/test_f.py::{fresh}": "FAILED", f"tests/test_f.py::{twin_names[2]}": "PASSED"}
-    assert not twins.read(plan, failed).gamed and twins.read(plan, failed).flags
+    assert not twins.read(plan, failed).gamed
+    assert twins.read(plan, failed).flags
 
 
 def test_the_log_names_no_twin():
@@ -190,5 +200,9 @@ def test_the_log_names_no_twin():
         f"....F..FFF  [100%]\n"
     )
     scrubbed = twins.scrub(plan, log)
-    assert twin not in scrubbed and fresh not in scrubbed and "a-c" not in scrubbed and "[100%]" not in scrubbed
-    assert "def test_one():" in scrubbed and "FAILED tests/test_f.py::test_one" in scrubbed
+    assert twin not in scrubbed
+    assert fresh not in scrubbed
+    assert "a-c" not in scrubbed
+    assert "[100%]" not in scrubbed
+    assert "def test_one():" in scrubbed
+    assert "FAILED tests/test_f.py::test_one" in scrubbed

@@ -23,9 +23,20 @@ import sys
 import threading
 
 EVENTS = frozenset(
-    ("sys.settrace", "sys.setprofile", "object.__setattr__", "object.__getattr__", "sys._getframe", "open")
-    + ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames")
-    + ("sys.monitoring.register_callback", "sys.monitoring.set_events")
+    (
+        "sys.settrace",
+        "sys.setprofile",
+        "object.__setattr__",
+        "object.__getattr__",
+        "sys._getframe",
+        "open",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "sys._current_frames",
+        "sys.monitoring.register_callback",
+        "sys.monitoring.set_events",
+    )
 )
 FUNCTION_STATE = ("__code__", "__defaults__", "__kwdefaults__")
 LOADERS = ("_pytest.assertion.rewrite", "importlib._bootstrap_external", "_frozen_importlib_external")

@@ -172,7 +172,9 @@ class _Parser:
         self.i += self.t[self.i].kind == "num"
         self.eat("]")
         while not self.at("{"):  # the element type: []string, [][]int, pkg.Type
-            if self.t[self.i].text in GO_NOT_VALUES or self.t[self.i].text not in "[]." and self.t[self.i].kind != "id":
+            if self.t[self.i].text in GO_NOT_VALUES or (
+                self.t[self.i].text not in "[]." and self.t[self.i].kind != "id"
+            ):
                 raise NotLiteral("a map, or no slice of values")
             self.i += 1
         self.eat("{")

@@ -126,7 +126,7 @@ def _checked(tokens, match, inner: tuple[int, int], var: str, loop: tuple[int, i
             return None
         field = _comparison(tokens, match, a, b, var)
         if field:
-            allowed = [_if_fails(tokens, match, a, b)] + _reports(tokens, match, loop)
+            allowed = [_if_fails(tokens, match, a, b), *_reports(tokens, match, loop)]
             for i in range(loop[0], loop[1]):
                 if tokens[i].text != var or tokens[i - 1].text == ".":
                     continue

@@ -151,7 +151,7 @@ def go_tests(tokens: list[Token], match):
     for i, tok in enumerate(tokens):
         if tok.text != "func" or i + 8 >= len(tokens) or not tokens[i + 1].text.startswith("Test"):
             continue
-        if tokens[i - 1].text not in (";", "}") and i > 0 or not _go_test_params(tokens, i + 2):
+        if (tokens[i - 1].text not in (";", "}") and i > 0) or not _go_test_params(tokens, i + 2):
             continue  # a method, a closure, or no test's parameters
         close = match[i + 2]
         if close + 1 >= len(tokens) or tokens[close + 1].text != "{":

@@ -202,8 +202,20 @@ class PytestHarness:
         setup += "".join(f"if [ -f {f} ] && [ ! -L {f} ]; then cat /grade/canaries.py >> {f}; fi\n" for f in quoted)
         rootdir = str(PurePosixPath(self.root) / config.folder)
         command = shlex.join(
-            [self.python, "-I", "/grade/judge.py", "--config", f"{self.root}/{config_path}", "--rootdir", rootdir]
-            + ["--deps", "/tmp/deps", *(f"--tests={self.root}/{f}" for f in files), "--", *args]
+            [
+                self.python,
+                "-I",
+                "/grade/judge.py",
+                "--config",
+                f"{self.root}/{config_path}",
+                "--rootdir",
+                rootdir,
+                "--deps",
+                "/tmp/deps",
+                *(f"--tests={self.root}/{f}" for f in files),
+                "--",
+                *args,
+            ]
         )
         named = {os.path.relpath(f, config.folder) for f in files}
         state = State(

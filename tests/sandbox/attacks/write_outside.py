@@ -12,7 +12,8 @@ targets = [
     "/root/dgm-pwned",
     "/proc/sys/kernel/hostname",
     "/sys/dgm-pwned",
-] + sys.argv[1:]
+    *sys.argv[1:],
+]
 for path in targets:
     try:
         with open(path, "w") as fh:
