@@ -35,9 +35,10 @@ sandbox: $(STAMP)  ## start dockerd and build the sandbox images if missing: the
 local-model: $(STAMP)  ## install the embedded model (a prebuilt runtime and a 1.1 GB download)
 	$(VENV)/bin/dgm model install
 
-lint: $(STAMP)  ## ruff: lint and format check
+lint: $(STAMP)  ## ruff: lint and format check; mypy --strict where it holds
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict archive
 
 bench: $(STAMP) sandbox  ## run every benchmark and write the figures into BENCHMARKS.md
 	$(VENV)/bin/python benchmarks/run_all.py

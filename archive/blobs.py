@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import sqlite_utils
 
+from .db import inserted
 from .errors import CorruptBlobError, UnknownRecordError
 
 COMPRESS_LEVEL = 6
@@ -22,12 +23,12 @@ def put(db: sqlite_utils.Database, data: bytes, digest: str | None = None) -> in
     digest = digest or sha256(data)
     row = db.execute("SELECT id FROM blobs WHERE sha256 = ?", [digest]).fetchone()
     if row:
-        return row[0]
+        return int(row[0])
     cur = db.execute(
         "INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?)",
         [digest, len(data), zlib.compress(data, COMPRESS_LEVEL)],
     )
-    return cur.lastrowid
+    return inserted(cur)
 
 
 def decode(digest: str, size: int, stored: bytes) -> bytes:

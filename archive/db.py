@@ -102,6 +102,18 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> str:
     return "new"
 
 
+def inserted(cursor: sqlite3.Cursor) -> int:
+    """The row id an INSERT just made."""
+    if cursor.lastrowid is None:
+        raise sqlite3.DatabaseError("the INSERT made no row")
+    return cursor.lastrowid
+
+
+def count(db: sqlite_utils.Database, sql: str, params: list[object] | None = None) -> int:
+    """The one integer a `SELECT count(...)`-like query returns."""
+    return int(db.execute(sql, params or []).fetchone()[0])
+
+
 @contextlib.contextmanager
 def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
     """One write transaction: BEGIN IMMEDIATE (takes the write lock up front, so

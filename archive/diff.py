@@ -28,16 +28,16 @@ def _file_diff(
     path: str, ea: ManifestEntry | None, eb: ManifestEntry | None, read: Reader, context: int
 ) -> Iterator[str]:
     yield f"diff --git a/{path} b/{path}\n"
-    if ea is None:
+    if ea is None and eb is not None:
         yield f"new file mode {eb.mode:o}\n"
-    elif eb is None:
+    elif ea is not None and eb is None:
         yield f"deleted file mode {ea.mode:o}\n"
-    elif ea.mode != eb.mode:
+    elif ea is not None and eb is not None and ea.mode != eb.mode:
         yield f"old mode {ea.mode:o}\nnew mode {eb.mode:o}\n"
     if ea and eb and ea.blob == eb.blob:
         return
-    data_a = read(ea.blob) if ea else b""
-    data_b = read(eb.blob) if eb else b""
+    data_a = read(ea.blob) if ea and ea.blob else b""
+    data_b = read(eb.blob) if eb and eb.blob else b""
     text_a, text_b = _text(data_a), _text(data_b)
     if text_a is None or text_b is None:
         yield f"Binary files {'a/' + path if ea else '/dev/null'} and {'b/' + path if eb else '/dev/null'} differ\n"

@@ -5,13 +5,14 @@ worker stopped heartbeating (a crash, a kill) is put back by `recover_stale()`."
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlite_utils
 
-from .db import write_transaction
+from .db import inserted, write_transaction
 from .errors import JobStateError, UnknownRecordError
 from .records import JOB_STATES, Job
 
@@ -20,7 +21,7 @@ _COLUMNS = (
 )
 
 
-def _job(row: tuple) -> Job:
+def _job(row: tuple[Any, ...]) -> Job:
     (id_, kind, payload, state, attempts, max_attempts, worker, hb, created, finished, result, error) = row
     return Job(
         id_,
@@ -50,7 +51,7 @@ class JobQueue:
         return _job(row)
 
     def list(self, state: str | None = None, kind: str | None = None) -> list[Job]:
-        sql, params = f"SELECT {_COLUMNS} FROM jobs WHERE 1=1", []
+        sql, params = f"SELECT {_COLUMNS} FROM jobs WHERE 1=1", list[object]()
         if state is not None:
             sql, params = sql + " AND state = ?", [*params, state]
         if kind is not None:
@@ -63,15 +64,17 @@ class JobQueue:
 
     def enqueue(self, kind: str, payload: dict[str, Any], max_attempts: int = 3) -> Job:
         with write_transaction(self.db):
-            job_id = self.db.execute(
-                "INSERT INTO jobs (kind, payload, state, max_attempts, created_at) VALUES (?, ?, 'queued', ?, ?)",
-                [kind, json.dumps(payload, sort_keys=True), max_attempts, self.clock()],
-            ).lastrowid
+            job_id = inserted(
+                self.db.execute(
+                    "INSERT INTO jobs (kind, payload, state, max_attempts, created_at) VALUES (?, ?, 'queued', ?, ?)",
+                    [kind, json.dumps(payload, sort_keys=True), max_attempts, self.clock()],
+                )
+            )
             return self.get(job_id)
 
     def claim(self, worker: str, kinds: Iterable[str] | None = None, job_id: int | None = None) -> Job | None:
         """Take the oldest queued job (of `kinds`, or exactly `job_id`, if given) for `worker`, or None."""
-        sql, params = "SELECT id FROM jobs WHERE state = 'queued'", []
+        sql, params = "SELECT id FROM jobs WHERE state = 'queued'", list[object]()
         if job_id is not None:
             sql, params = sql + " AND id = ?", [job_id]
         if kinds is not None:
@@ -142,17 +145,17 @@ class JobQueue:
                 [self.clock(), error, job.id],
             )
 
-    def _stale(self, timeout_s: float, kind: str | None = None) -> list[Job]:
+    def _stale(self, timeout_s: float, kind: str | None = None) -> builtins.list[Job]:
         """Running jobs (of `kind`, if given) not heartbeated for `timeout_s`, oldest first."""
         sql, params = (
             f"SELECT {_COLUMNS} FROM jobs WHERE state = 'running' AND heartbeat_at < ?",
-            [self.clock() - timeout_s],
+            list[object]([self.clock() - timeout_s]),
         )
         if kind is not None:
             sql, params = sql + " AND kind = ?", [*params, kind]
         return [_job(r) for r in self.db.execute(sql + " ORDER BY id", params)]
 
-    def fail_stale(self, kind: str, timeout_s: float, why: str) -> list[Job]:
+    def fail_stale(self, kind: str, timeout_s: float, why: str) -> builtins.list[Job]:
         """Fail running jobs of `kind` not heartbeated for `timeout_s`, for work that nobody
         takes up again once its process is gone (a killed `dgm eval`: the next one makes new
         jobs for the tasks not recorded). Returns them as they are now."""
@@ -162,7 +165,7 @@ class JobQueue:
                 self._release(job, why, retry=False)
             return [self.get(job.id) for job in stale]
 
-    def recover_stale(self, timeout_s: float) -> list[Job]:
+    def recover_stale(self, timeout_s: float) -> builtins.list[Job]:
         """Requeue (or fail, when out of attempts) running jobs not heartbeated for `timeout_s`."""
         with write_transaction(self.db):
             stale = self._stale(timeout_s)

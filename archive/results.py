@@ -8,6 +8,7 @@ from typing import Any
 import sqlite_utils
 
 from . import blobs
+from .db import count, inserted
 from .errors import UnknownRecordError
 from .records import Evaluation, Event, FmCall
 
@@ -16,7 +17,7 @@ _EVAL_SQL = """SELECT e.id, e.node_id, e.benchmark, e.task_id, e.attempt, e.reso
                FROM evaluations e LEFT JOIN blobs b ON b.id = e.log_blob_id"""
 
 
-def _evaluation(row: tuple) -> Evaluation:
+def _evaluation(row: tuple[Any, ...]) -> Evaluation:
     id_, node, bench, task, attempt, resolved, tests, dur, cost, log, created = row
     return Evaluation(id_, node, bench, task, attempt, bool(resolved), json.loads(tests), dur, cost, log, created)
 
@@ -42,22 +43,24 @@ def add_evaluation(
             [node_id, benchmark, task_id],
         ).fetchone()[0]
     log_id = blobs.put(db, log) if log is not None else None
-    eval_id = db.execute(
-        """INSERT INTO evaluations (node_id, benchmark, task_id, attempt, resolved, tests,
+    eval_id = inserted(
+        db.execute(
+            """INSERT INTO evaluations (node_id, benchmark, task_id, attempt, resolved, tests,
                duration_s, cost_usd, log_blob_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        [
-            node_id,
-            benchmark,
-            task_id,
-            attempt,
-            int(bool(resolved)),
-            json.dumps(tests or {}, sort_keys=True),
-            duration_s,
-            cost_usd,
-            log_id,
-            now,
-        ],
-    ).lastrowid
+            [
+                node_id,
+                benchmark,
+                task_id,
+                attempt,
+                int(bool(resolved)),
+                json.dumps(tests or {}, sort_keys=True),
+                duration_s,
+                cost_usd,
+                log_id,
+                now,
+            ],
+        )
+    )
     return get_evaluation(db, eval_id)
 
 
@@ -71,7 +74,7 @@ def get_evaluation(db: sqlite_utils.Database, eval_id: int) -> Evaluation:
 def evaluations(
     db: sqlite_utils.Database, node_id: int | None = None, benchmark: str | None = None
 ) -> list[Evaluation]:
-    sql, params = _EVAL_SQL + " WHERE 1=1", []
+    sql, params = _EVAL_SQL + " WHERE 1=1", list[object]()
     if node_id is not None:
         sql, params = sql + " AND e.node_id = ?", [*params, node_id]
     if benchmark is not None:
@@ -109,9 +112,9 @@ def add_fm_call(db: sqlite_utils.Database, now: float, response: bytes | None = 
     if response is not None:
         fields["response_blob_id"] = blobs.put(db, response)
     cols = ", ".join(fields)
-    call_id = db.execute(
-        f"INSERT INTO fm_calls ({cols}) VALUES ({', '.join('?' * len(fields))})", list(fields.values())
-    ).lastrowid
+    call_id = inserted(
+        db.execute(f"INSERT INTO fm_calls ({cols}) VALUES ({', '.join('?' * len(fields))})", list(fields.values()))
+    )
     return fm_calls(db, call_id=call_id)[0]
 
 
@@ -121,7 +124,7 @@ def fm_calls(
     call_id: int | None = None,
     request_hash: str | None = None,
 ) -> list[FmCall]:
-    sql, params = _FM_SQL + " WHERE 1=1", []
+    sql, params = _FM_SQL + " WHERE 1=1", list[object]()
     for column, value in (("f.job_id", job_id), ("f.id", call_id), ("f.request_hash", request_hash)):
         if value is not None:
             sql, params = sql + f" AND {column} = ?", [*params, value]
@@ -143,8 +146,8 @@ def fm_usage(db: sqlite_utils.Database, job_id: int | None = None) -> tuple[int,
 def fm_call_count(db: sqlite_utils.Database, job_id: int | None = None) -> int:
     """Model calls made so far, by one job or by the whole run."""
     if job_id is None:
-        return db.execute("SELECT count(*) FROM fm_calls").fetchone()[0]
-    return db.execute("SELECT count(*) FROM fm_calls WHERE job_id = ?", [job_id]).fetchone()[0]
+        return count(db, "SELECT count(*) FROM fm_calls")
+    return count(db, "SELECT count(*) FROM fm_calls WHERE job_id = ?", [job_id])
 
 
 def log_event(
@@ -163,7 +166,7 @@ def log_event(
 
 
 def events(db: sqlite_utils.Database, kind: str | None = None) -> list[Event]:
-    sql, params = "SELECT id, ts, kind, node_id, job_id, data FROM events", []
+    sql, params = "SELECT id, ts, kind, node_id, job_id, data FROM events", list[object]()
     if kind is not None:
         sql, params = sql + " WHERE kind = ?", [kind]
     return [Event(i, ts, k, n, j, json.loads(d)) for i, ts, k, n, j, d in db.execute(sql + " ORDER BY id", params)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from .db import inserted
 from .records import Epoch, Judgement
 
 _JUDGEMENT_SQL = "SELECT id, node_id, benchmark, task_id, score, model, rationale, job_id, created_at FROM judgements"
@@ -25,11 +26,13 @@ def add_judgement(
     """Call inside a write transaction. `score` must lie in [0, 1]."""
     if not 0.0 <= score <= 1.0:
         raise ValueError(f"a judge's score lies in [0, 1], not {score!r}")
-    row_id = db.execute(
-        """INSERT INTO judgements (node_id, benchmark, task_id, score, model, rationale, job_id, created_at)
+    row_id = inserted(
+        db.execute(
+            """INSERT INTO judgements (node_id, benchmark, task_id, score, model, rationale, job_id, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-        [node_id, benchmark, task_id, float(score), model, rationale, job_id, now],
-    ).lastrowid
+            [node_id, benchmark, task_id, float(score), model, rationale, job_id, now],
+        )
+    )
     return Judgement(row_id, node_id, benchmark, task_id, float(score), model, rationale, job_id, now)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import sqlite_utils
 
 from . import blobs, manifest
+from .db import inserted
 from .errors import HostileSnapshotError, SnapshotTooLargeError, UnknownRecordError
 from .manifest import SnapshotLimits
 from .records import ManifestEntry
@@ -107,10 +108,12 @@ def store(db: sqlite_utils.Database, tree: ScannedTree) -> str:
         return digest
     blob_ids = {sha: blobs.put(db, data, sha) for sha, data in tree.contents.items()}
     path_ids = _intern_paths(db, [e.path for e in tree.entries])
-    snap_id = db.execute(
-        "INSERT INTO snapshots (digest, n_files, total_bytes, created_at) VALUES (?, ?, ?, ?)",
-        [digest, len(tree.entries), sum(e.size for e in tree.entries), time.time()],
-    ).lastrowid
+    snap_id = inserted(
+        db.execute(
+            "INSERT INTO snapshots (digest, n_files, total_bytes, created_at) VALUES (?, ?, ?, ?)",
+            [digest, len(tree.entries), sum(e.size for e in tree.entries), time.time()],
+        )
+    )
     db.conn.executemany(
         "INSERT INTO snapshot_files (snapshot_id, path_id, mode, blob_id) VALUES (?, ?, ?, ?)",
         [(snap_id, path_ids[e.path], e.mode, blob_ids[e.blob] if e.blob else None) for e in tree.entries],
@@ -126,7 +129,7 @@ def _intern_paths(db: sqlite_utils.Database, paths: list[str]) -> dict[str, int]
         ids.update(db.execute(f"SELECT path, id FROM paths WHERE path IN ({marks})", chunk).fetchall())
     for path in paths:
         if path not in ids:
-            ids[path] = db.execute("INSERT INTO paths (path) VALUES (?)", [path]).lastrowid
+            ids[path] = inserted(db.execute("INSERT INTO paths (path) VALUES (?)", [path]))
     return ids
 
 
@@ -134,7 +137,7 @@ def row_id(db: sqlite_utils.Database, digest: str) -> int:
     row = db.execute("SELECT id FROM snapshots WHERE digest = ?", [digest]).fetchone()
     if row is None:
         raise UnknownRecordError(f"no snapshot {digest}")
-    return row[0]
+    return int(row[0])
 
 
 def load_entries(db: sqlite_utils.Database, digest: str) -> list[tuple[ManifestEntry, int | None]]:
@@ -153,7 +156,7 @@ def materialize(db: sqlite_utils.Database, digest: str, dest: Path, limits: Snap
     """Write snapshot `digest` to `dest` (which must not exist, or be an empty directory)."""
     rows = load_entries(db, digest)
     content = blobs.get_many(db, [b for _, b in rows if b is not None])
-    by_sha = {e.blob: content[b] for e, b in rows if b is not None}
+    by_sha = {e.blob: content[b] for e, b in rows if b is not None and e.blob is not None}
     write(Path(dest), [e for e, _ in rows], by_sha, limits)
 
 
@@ -161,7 +164,7 @@ def write(dest: Path, entries: list[ManifestEntry], content: dict[str, bytes], l
     """Write a tree given as manifest entries and content by sha256 (from the archive, or
     shipped to another machine) to `dest`, validating the manifest first."""
     dest = Path(dest)
-    links = {e.path: content[e.blob].decode("utf-8", "surrogateescape") for e in entries if stat.S_ISLNK(e.mode)}
+    links = {e.path: _content(e, content).decode("utf-8", "surrogateescape") for e in entries if stat.S_ISLNK(e.mode)}
     manifest.validate(entries, links, limits)
     if dest.is_symlink() or (dest.exists() and (not dest.is_dir() or any(dest.iterdir()))):
         raise HostileSnapshotError(str(dest), "destination exists and is not an empty directory")
@@ -196,11 +199,20 @@ def verify(tree: ScannedTree, limits: SnapshotLimits) -> ScannedTree:
         if len(data) != entry.size or blobs.sha256(data) != entry.blob:
             raise HostileSnapshotError(entry.path, "content does not match its hash or size")
     links = {
-        e.path: tree.contents[e.blob].decode("utf-8", "surrogateescape") for e in tree.entries if stat.S_ISLNK(e.mode)
+        e.path: _content(e, tree.contents).decode("utf-8", "surrogateescape")
+        for e in tree.entries
+        if stat.S_ISLNK(e.mode)
     }
     manifest.validate(tree.entries, links, limits)
     used = {e.blob for e in tree.entries if e.blob}
     return ScannedTree(list(tree.entries), {k: v for k, v in tree.contents.items() if k in used}, links)
+
+
+def _content(entry: ManifestEntry, contents: dict[str, bytes]) -> bytes:
+    """A file's or symlink's content; a hostile tree may name none, or one it lacks."""
+    if entry.blob is None or entry.blob not in contents:
+        raise HostileSnapshotError(entry.path, "content missing from the tree")
+    return contents[entry.blob]
 
 
 def _write_tree(dest: Path, entries: list[ManifestEntry], content: dict[str, bytes]) -> None:
@@ -214,13 +226,13 @@ def _write_tree(dest: Path, entries: list[ManifestEntry], content: dict[str, byt
             fd = os.open(target, _WRITE_FLAGS, 0o600)
             try:
                 with os.fdopen(fd, "wb", closefd=False) as fh:
-                    fh.write(content[entry.blob])
+                    fh.write(_content(entry, content))
                 os.fchmod(fd, stat.S_IMODE(entry.mode))
             finally:
                 os.close(fd)
     # Symlinks last, so no write above can pass through one.
     for entry in entries:
         if stat.S_ISLNK(entry.mode):
-            os.symlink(content[entry.blob].decode("utf-8", "surrogateescape"), dest / entry.path)
+            os.symlink(_content(entry, content).decode("utf-8", "surrogateescape"), dest / entry.path)
     for path, mode in reversed(dirs):  # deepest first, so read-only dirs stay writable until set
         os.chmod(path, stat.S_IMODE(mode))

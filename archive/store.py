@@ -12,7 +12,7 @@ from typing import Any
 import networkx as nx
 
 from . import blobs, diff, integrity, results, signals, snapshots, tree
-from .db import connect, write_transaction
+from .db import connect, inserted, write_transaction
 from .errors import ArchiveError, UnknownRecordError
 from .jobs import JobQueue
 from .manifest import SnapshotLimits
@@ -36,7 +36,7 @@ _NODE_SQL = """SELECT n.id, n.parent_id, s.digest, n.status, n.origin, n.created
                FROM nodes n JOIN snapshots s ON s.id = n.snapshot_id"""
 
 
-def _node(row: tuple) -> Node:
+def _node(row: tuple[Any, ...]) -> Node:
     id_, parent, digest, status, origin, created, reason, second = row
     return Node(id_, parent, digest, status, json.loads(origin), created, reason, second)
 
@@ -150,18 +150,20 @@ class Archive:
             for existing in (parent_id, second_parent_id):
                 if existing is not None:
                     self.node(existing)
-            node_id = self.db.execute(
-                "INSERT INTO nodes (parent_id, snapshot_id, status, origin, created_at, second_parent_id) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    parent_id,
-                    snapshots.row_id(self.db, snapshot),
-                    status,
-                    json.dumps(origin or {}, sort_keys=True),
-                    self.clock(),
-                    second_parent_id,
-                ],
-            ).lastrowid
+            node_id = inserted(
+                self.db.execute(
+                    "INSERT INTO nodes (parent_id, snapshot_id, status, origin, created_at, second_parent_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        parent_id,
+                        snapshots.row_id(self.db, snapshot),
+                        status,
+                        json.dumps(origin or {}, sort_keys=True),
+                        self.clock(),
+                        second_parent_id,
+                    ],
+                )
+            )
             results.log_event(
                 self.db, self.clock(), "node_added", node_id=node_id, data={"parent_id": parent_id, "status": status}
             )
@@ -298,7 +300,7 @@ class Archive:
     # --- whole-archive views -----------------------------------------------------------
     def stats(self) -> ArchiveStats:
         def one(sql: str) -> int:
-            return self.db.execute(sql).fetchone()[0]
+            return int(self.db.execute(sql).fetchone()[0])
 
         by_status = dict(self.db.execute("SELECT status, count(*) FROM nodes GROUP BY status").fetchall())
         wal = self.path.with_name(self.path.name + "-wal")

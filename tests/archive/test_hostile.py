@@ -205,3 +205,16 @@ def test_blob_with_valid_zlib_but_wrong_content_is_detected(archive: Archive, tm
         archive.db.execute("UPDATE blobs SET data = ? WHERE sha256 = ?", [zlib.compress(b"x = 2\n"), entry.blob])
     with pytest.raises(CorruptBlobError, match="does not match"):
         archive.blob(entry.blob)
+
+
+@pytest.mark.parametrize("blob", [None, "0" * 64])
+def test_a_tree_sent_as_a_value_with_a_symlink_of_no_or_missing_content_is_refused(archive: Archive, blob):
+    """A worker on another machine sends its tree as a value: a symlink entry that names no
+    content, or content the tree lacks, is refused by name (it was a KeyError before)."""
+    from archive.records import ManifestEntry
+    from archive.snapshots import ScannedTree
+
+    tree = ScannedTree([ManifestEntry("link", stat.S_IFLNK | 0o777, blob, 4)], {}, {})
+    with pytest.raises(HostileSnapshotError, match="content missing from the tree") as err:
+        archive.add_child(None, tree)
+    assert err.value.path == "link"
