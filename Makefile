@@ -38,7 +38,7 @@ local-model: $(STAMP)  ## install the embedded model (a prebuilt runtime and a 1
 lint: $(STAMP)  ## ruff: lint and format check; mypy --strict where it holds
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict archive
+	$(VENV)/bin/mypy --strict archive sandbox
 
 bench: $(STAMP) sandbox  ## run every benchmark and write the figures into BENCHMARKS.md
 	$(VENV)/bin/python benchmarks/run_all.py

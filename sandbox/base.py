@@ -14,7 +14,7 @@ import stat
 import weakref
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import ClassVar, Protocol
+from typing import Protocol, TypeVar
 
 from . import fs
 from .cgroups import CgroupSet
@@ -22,7 +22,7 @@ from .errors import SandboxError, SessionClosed
 from .live import LIVE
 from .runner import LimitTracker, Watch
 from .scratch import Scratch
-from .spec import ExecResult, SandboxSpec
+from .spec import ExecResult, Mount, SandboxSpec
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +36,10 @@ class Availability:
 
 
 class Backend(Protocol):
-    name: ClassVar[str]
+    name: str
     # Whether it keeps agent code from the host (no network, no host files): isolating
     # backends are picked automatically, in registry order, and must pass the attack suite.
-    isolating: ClassVar[bool]
+    isolating: bool
 
     def availability(self) -> Availability: ...
 
@@ -110,6 +110,15 @@ def sweep_stale_sessions() -> int:
     return cleaned
 
 
+S = TypeVar("S", bound="Session")
+
+
+def _source(mount: Mount) -> Path:
+    if mount.source is None:
+        raise SandboxError(f"the read-only mount {mount.target} has no source")
+    return Path(mount.source)
+
+
 class SessionTracker:
     """Mixin for backends: remembers the sessions it started, so a stopping run can close
     every sandbox still running (which ends the jobs using them) at once. Backends call
@@ -118,7 +127,7 @@ class SessionTracker:
     def __init__(self) -> None:
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
 
-    def _track(self, session: Session) -> Session:
+    def _track(self, session: S) -> S:
         self._sessions.add(session)
         return session
 
@@ -141,7 +150,7 @@ class Session(abc.ABC):
         try:
             for i, mount in enumerate(spec.mounts):
                 self.host_dirs[mount.target] = (
-                    self.scratch.volume(mount, i) if mount.writable else Path(mount.source).resolve()
+                    self.scratch.volume(mount, i) if mount.writable else _source(mount).resolve()
                 )
         except BaseException:
             self.scratch.remove()

@@ -57,7 +57,11 @@ class BwrapBackend(SessionTracker):
         failure, session = smoke_test(self)
         if failure:
             return Availability(False, failure)
-        cg = "cgroups for memory/pids" if session.cgroup_used else "rlimits only (no writable cgroup tree)"
+        cg = (
+            "cgroups for memory/pids"
+            if getattr(session, "cgroup_used", False)
+            else "rlimits only (no writable cgroup tree)"
+        )
         return Availability(True, f"bubblewrap with rootfs {rootfs}; {cg}")
 
     def start(self, spec: SandboxSpec) -> BwrapSession:
@@ -230,15 +234,16 @@ class BwrapSession(Session):
         finally:
             os.close(read_end)
 
-    def _kill(self, proc: subprocess.Popen) -> None:
+    def _kill(self, proc: subprocess.Popen[bytes]) -> None:
         runner.killpg(proc)  # bwrap's pid namespace dies with it (--die-with-parent)
         if self.cgroup:
             self.cgroup.kill_all()
 
     def _teardown(self) -> None:
         try:
-            if getattr(self, "cgroup", None):
-                self.cgroup.remove()
+            cgroup = getattr(self, "cgroup", None)  # None, or not made yet when __init__ failed
+            if cgroup is not None:
+                cgroup.remove()
         finally:
             if self.slot:
                 with contextlib.suppress(OSError):

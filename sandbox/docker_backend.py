@@ -14,6 +14,7 @@ import os
 import selectors
 import socket
 import time
+from typing import Any
 
 from . import cgroups, foreign, image
 from .base import SANDBOX_UID, Availability, Session, SessionTracker, proc_stat, smoke_test, sweep_stale_sessions
@@ -25,7 +26,7 @@ from .spec import SOCKET_PATH, ExecResult, SandboxSpec
 log = logging.getLogger(__name__)
 
 
-def remove_container(container) -> bool:
+def remove_container(container: Any) -> bool:
     """Remove a sandbox container, whatever state it is in. One already gone is fine; one
     the daemon will not remove is logged (it stays, and the next sweep tries again) and
     anything else is raised."""
@@ -81,11 +82,11 @@ class DockerBackend(SessionTracker):
     def __init__(self, image_tag: str | None = None):
         super().__init__()
         self.image_tag = image_tag
-        self._client = None
+        self._client: Any = None  # a docker.DockerClient (docker-py ships no types)
         self._swept = False
         self._parent: str | None = None  # "" once known to be unavailable
 
-    def client(self):
+    def client(self) -> Any:
         if self._client is None:
             import docker
             import requests
@@ -140,7 +141,7 @@ class DockerBackend(SessionTracker):
             self._swept = True
         return self._track(DockerSession(spec, client, self._image(spec), self._cgroup_parent(client)))
 
-    def _cgroup_parent(self, client) -> str | None:
+    def _cgroup_parent(self, client: Any) -> str | None:
         """`/dgm-sandboxes` (the low CPU weight every sandbox runs at) where the daemon makes
         cgroup v1 groups itself (the cgroupfs driver); None elsewhere (systemd's driver wants
         a slice, and v2 needs the controller delegated), where containers keep docker's weight."""
@@ -152,7 +153,7 @@ class DockerBackend(SessionTracker):
 
 
 class DockerSession(Session):
-    def __init__(self, spec: SandboxSpec, client, image_tag: str, cgroup_parent: str | None = None):
+    def __init__(self, spec: SandboxSpec, client: Any, image_tag: str, cgroup_parent: str | None = None):
         import docker.errors
         from docker.types import Mount as DockerMount
         from docker.types import Ulimit

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from . import image, layers
 from .errors import BackendUnavailable, SandboxError
@@ -23,7 +24,7 @@ class ImageMissing(SandboxError):
     """The image is not in the local docker engine."""
 
 
-def client():
+def client() -> Any:  # a docker.DockerClient (docker-py ships no types)
     import docker
     import docker.errors
 
@@ -38,12 +39,12 @@ def client():
     return engine
 
 
-def image_id(engine, name: str) -> str:
+def image_id(engine: Any, name: str) -> str:
     """The image's content id (sha256:...), which keys every cache of it."""
     import docker.errors
 
     try:
-        return engine.images.get(name).id
+        return str(engine.images.get(name).id)
     except docker.errors.ImageNotFound as exc:
         raise ImageMissing(
             f"image {name} is not present: `dgm bench pull SUITE` fetches a suite's images (with network), "

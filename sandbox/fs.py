@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from .errors import SandboxError
@@ -26,7 +27,7 @@ def split(rel: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def open_dir(root: Path, parts: list[str], create: bool = False, owner: tuple[int, int] | None = None):
+def open_dir(root: Path, parts: list[str], create: bool = False, owner: tuple[int, int] | None = None) -> Iterator[int]:
     """Yield an fd for root/parts, refusing any symlink on the way."""
     fd = os.open(root, _DIR)
     try:

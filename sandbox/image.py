@@ -21,6 +21,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import SandboxError
 
@@ -109,7 +110,7 @@ def apt_mirror(sources: Path = Path("/etc/apt/sources.list.d"), legacy: Path = P
     raise SandboxError(f"no Debian {SUITE} mirror found in apt's sources; pass --mirror URL")
 
 
-def run_step(cmd: list[str], progress: Progress, what: str, **kw) -> None:
+def run_step(cmd: list[str], progress: Progress, what: str, **kw: Any) -> None:
     progress(what)
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if proc.returncode != 0:
@@ -178,7 +179,7 @@ def build_rootfs(mirror: str | None, progress: Progress, force: bool = False) ->
     return dest
 
 
-def build_image(client, offline: bool, mirror: str | None, progress: Progress, force: bool = False) -> str:
+def build_image(client: Any, offline: bool, mirror: str | None, progress: Progress, force: bool = False) -> str:
     """Build the docker image (and, offline, the rootfs it is imported from). Returns its tag."""
     import docker.errors
 
@@ -221,7 +222,7 @@ def build_image(client, offline: bool, mirror: str | None, progress: Progress, f
     return tag
 
 
-def import_rootfs(client, rootfs: Path, tag: str, progress: Progress, changes: list[str] | None = None) -> None:
+def import_rootfs(client: Any, rootfs: Path, tag: str, progress: Progress, changes: list[str] | None = None) -> None:
     """`docker import` a rootfs folder (its completeness marker left out) as `tag`, with
     Dockerfile instructions `changes` (a LABEL, say) applied."""
     with tempfile.TemporaryDirectory(prefix="dgm-import-", dir=rootfs.parent) as tmp:
@@ -246,7 +247,7 @@ def unpack(chunks: Iterable[bytes], dest: Path) -> None:
             tar.extractall(dest, filter="tar")
 
 
-def export_rootfs(client, tag: str, progress: Progress, dest: Path | None = None) -> Path:
+def export_rootfs(client: Any, tag: str, progress: Progress, dest: Path | None = None) -> Path:
     """Unpack an image's filesystem as a bwrap rootfs at `dest` (default: dgm's own rootfs,
     for images built without --offline); marked complete only once whole."""
     dest = dest or rootfs_dir()

@@ -20,6 +20,7 @@ import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 OPAQUE = "trusted.overlay.opaque"
 # a page: the kernel's limit on a mount's option string
@@ -86,7 +87,7 @@ def _whiteout(st: os.stat_result) -> bool:
     return stat.S_ISCHR(st.st_mode) and st.st_rdev == 0
 
 
-def of_image(attrs: dict) -> Layers | None:
+def of_image(attrs: dict[str, Any]) -> Layers | None:
     """The layers of an image (its `docker image inspect` attributes), where dgm can use
     them: the overlay2 driver, and root to read its folders."""
     graph = attrs.get("GraphDriver") or {}
@@ -127,7 +128,7 @@ def pack(upper: Path, dest: Path) -> None:
             tar.add(upper / entry, arcname=entry, filter=keep)
 
 
-def commit(engine, parent: str, upper: Path, name: str, labels: dict[str, str], scratch: Path) -> str:
+def commit(engine: Any, parent: str, upper: Path, name: str, labels: dict[str, str], scratch: Path) -> str:
     """Make `name` an image of `parent` plus the upper folder: a `docker build` with no
     network whose steps remove what the upper folder removes (as root, the parent's user
     restored after) and add its contents. The parent's configuration (its user, command,
@@ -162,4 +163,4 @@ def commit(engine, parent: str, upper: Path, name: str, labels: dict[str, str], 
     finally:
         layer.unlink(missing_ok=True)
         context.unlink(missing_ok=True)
-    return image.id
+    return str(image.id)

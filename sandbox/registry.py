@@ -4,6 +4,8 @@ here (or `register`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Backend
 from .bwrap import BwrapBackend
 from .docker_backend import DockerBackend
@@ -40,7 +42,7 @@ def isolating() -> tuple[str, ...]:
     return tuple(name for name, cls in BACKENDS.items() if cls.isolating)
 
 
-def get_backend(name: str, **options) -> Backend:
+def get_backend(name: str, **options: Any) -> Backend:
     try:
         cls = BACKENDS[canonical(name)]
     except KeyError:

@@ -126,7 +126,7 @@ class LimitTracker:
 def run(
     argv: list[str],
     tracker: LimitTracker,
-    kill_tree: Callable[[subprocess.Popen], None],
+    kill_tree: Callable[[subprocess.Popen[bytes]], None],
     *,
     stdin: bytes | None,
     env: dict[str, str],
@@ -145,6 +145,8 @@ def run(
         start_new_session=True,
         pass_fds=pass_fds,
     )
+    assert proc.stdout is not None  # started with PIPE: never None
+    assert proc.stderr is not None
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
     out = OutputCollector(tracker.limits.output_bytes)
@@ -158,7 +160,7 @@ def run(
                 time.sleep(POLL_S / 5)
                 continue
             for key, _ in sel.select(timeout=POLL_S):
-                data = os.read(key.fileobj.fileno(), 1 << 16)
+                data = os.read(key.fd, 1 << 16)
                 if data:
                     out.add(key.data, data)
                 else:
@@ -174,13 +176,14 @@ def run(
     return tracker.result(code, out)
 
 
-def _feed(proc: subprocess.Popen, data: bytes) -> None:
+def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    assert proc.stdin is not None  # started with stdin=PIPE
     with contextlib.suppress(BrokenPipeError, OSError):
         proc.stdin.write(data)
     with contextlib.suppress(BrokenPipeError, OSError):
         proc.stdin.close()
 
 
-def killpg(proc: subprocess.Popen) -> None:
+def killpg(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)

@@ -11,7 +11,7 @@ from .errors import SandboxError
 LimitHit = Literal["memory", "cpu", "pids", "disk", "output", "wall"]
 # Which limit a result names when several fired: causes before symptoms (a fork bomb
 # floods stderr with errors; it is still a fork bomb).
-LIMIT_PRECEDENCE: tuple[str, ...] = ("memory", "pids", "cpu", "disk", "output", "wall")
+LIMIT_PRECEDENCE: tuple[LimitHit, ...] = ("memory", "pids", "cpu", "disk", "output", "wall")
 
 SOCKET_PATH = "/run/dgm/fm.sock"  # where the spec's Unix socket appears inside the sandbox
 CLIP_MARKER = "\n[dgm-sandbox: output clipped at {limit} bytes]\n"

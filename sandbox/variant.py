@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import image
 from .errors import SandboxError
@@ -145,7 +146,9 @@ def build_rootfs(variant: Variant, mirror: str | None, progress: image.Progress,
     return dest
 
 
-def build_image(client, variant: Variant, mirror: str | None, progress: image.Progress, force: bool = False) -> str:
+def build_image(
+    client: Any, variant: Variant, mirror: str | None, progress: image.Progress, force: bool = False
+) -> str:
     """The variant's rootfs, `docker import`ed as its tag (reused when present)."""
     import docker.errors
 

@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RUFF = Path(sys.executable).parent / "ruff"
-STRICT = ["archive"]  # type-checked with --strict (pyproject.toml's [tool.mypy])
+STRICT = ["archive", "sandbox"]  # type-checked with --strict (pyproject.toml's [tool.mypy])
 
 
 @pytest.mark.parametrize("args", [["check", "."], ["format", "--check", "."]], ids=["check", "format"])
