@@ -10,7 +10,7 @@ RUN ?= runs/default
 EVOLVE_ARGS ?=
 SERVE_ARGS ?=
 
-.PHONY: evolve test serve sandbox local-model lint bench clean help
+.PHONY: evolve test check serve sandbox local-model lint bench clean help
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -25,6 +25,12 @@ evolve: $(STAMP)  ## evolve agents on the built-in dev split into $(RUN) (resume
 
 test: $(STAMP) sandbox  ## run the test suite (installs what it needs first)
 	$(VENV)/bin/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+
+check: $(STAMP)  ## the inner loop (about 2 minutes; no sandbox, no root): lint, types and every test that needs no sandbox
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict archive sandbox
+	DGM_TEST_TIER=check $(VENV)/bin/python -m pytest -n $(TEST_JOBS) -m "not slow and not local_model and not torture" $(PYTEST_ARGS)
 
 serve: $(STAMP)  ## watch a run in the browser: make serve RUN=runs/default (read-only; 127.0.0.1:8765)
 	$(VENV)/bin/dgm serve --run $(RUN) $(SERVE_ARGS)

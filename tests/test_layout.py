@@ -11,6 +11,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from tests.conftest import require
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["dgm", "seed_agent", "sandbox", "archive"]
 
@@ -89,6 +91,20 @@ def test_make_evolve_brings_up_the_base_sandbox_only_and_make_test_the_polyglot_
     assert "scripts/sandbox-up.sh .venv\n" in commands["evolve"]
     assert "polyglot" not in commands["evolve"]
     assert "scripts/sandbox-up.sh .venv polyglot\n" in commands["test"]
+
+
+def test_make_check_starts_no_sandbox_and_skips_the_tests_that_need_one(availability, monkeypatch):
+    """The inner loop: lint, types and the tests that need no sandbox, with nothing to start
+    (no dockerd, no image build) and so no root; `make test` runs everything."""
+    check = subprocess.run(["make", "-n", "check"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "sandbox-up" not in check
+    assert "DGM_TEST_TIER=check" in check
+    assert "mypy --strict" in check
+    monkeypatch.setenv("DGM_TEST_TIER", "check")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="make check runs no bwrap sandbox"):
+        require("bwrap", availability)
+    require("unsandboxed", availability)  # the one backend that needs nothing
 
 
 def test_the_seed_agent_imports_only_the_standard_library_openai_and_itself():
