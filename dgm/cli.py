@@ -467,19 +467,13 @@ def bench_env_prune(keep: tuple[Path, ...], remove_all: bool, dry_run: bool) -> 
     from sandbox import SandboxError, foreign
 
     from .suites import BenchmarkError
-    from .suites.loaders.swebench import environment, read_rows
-    from .suites.swebench import envlayers
-    from .suites.task import Environment
+    from .suites.loaders.swebench import read_rows
+    from .suites.swebench import envbatch, envlayers
 
     if not keep and not remove_all:
         raise click.UsageError("name the suites whose images to keep (FILE...), or pass --all to remove them all")
     try:
-        names = set()
-        for path in keep:
-            for row in read_rows(path):
-                iid = row["instance_id"]
-                env = environment(row) or Environment(f"swebench/sweb.eval.x86_64.{iid.lower()}:latest")
-                names.add(env.offline_image)
+        names = {envbatch.instance_environment(row).offline_image for path in keep for row in read_rows(path)}
         gone = envlayers.prune(foreign.client(), names, dry_run)
     except (BenchmarkError, SandboxError) as exc:
         raise click.ClickException(str(exc)) from exc

@@ -33,8 +33,6 @@ class Outcome:
 class Tally:
     total: int
     done: int = 0
-    built: int = 0
-    refused: int = 0
     started: float = 0.0
 
     @property
@@ -54,6 +52,14 @@ class KeyedLocks:
             return self._locks.setdefault(key, threading.Lock())
 
 
+def instance_environment(row: dict) -> Environment:
+    """The row's environment, or for a row without an `image` field the official name its
+    image would have."""
+    from ..loaders.swebench import environment
+
+    return environment(row) or Environment(f"swebench/sweb.eval.x86_64.{row['instance_id'].lower()}:latest")
+
+
 def build_rows(
     path: Path,
     repos: Path,
@@ -64,7 +70,7 @@ def build_rows(
     workers: int = 1,
 ) -> list[Outcome]:
     """Build every row's image (or the `only` ones); returns each row's outcome."""
-    from ..loaders.swebench import environment, find_clone, read_rows
+    from ..loaders.swebench import find_clone, read_rows
     from .specs import recipe
 
     rows = [row for row in read_rows(path) if not only or row["instance_id"] in only]
@@ -74,7 +80,7 @@ def build_rows(
 
     def one(row: dict) -> Outcome:
         iid, start = row["instance_id"], time.monotonic()
-        env = environment(row) or Environment(f"swebench/sweb.eval.x86_64.{iid.lower()}:latest")
+        env = instance_environment(row)
         plan = recipe(row)
         if not plan.buildable:
             return Outcome(iid, None, f"cannot be built offline: {plan.reason}")
@@ -92,8 +98,6 @@ def build_rows(
             outcome = future.result()
             with lock:
                 tally.done += 1
-                tally.built += outcome.image is not None
-                tally.refused += outcome.image is None
                 outcomes.append(outcome)
                 on_done(outcome, tally)
     order = {row["instance_id"]: i for i, row in enumerate(rows)}

@@ -1,12 +1,13 @@
 """The layers of `dgm bench env build`, as the official harness has them: a base per Debian
-release (`dgm-swe-base:<release>`), an environment per repository, version and spec
-(`dgm-swe-env:<repo>-<version>-<hash>`: the spec's installs), and a thin instance layer
-(`dgm-env/<official name>`: the repository at its base commit, the project installed).
+release (`dgm-swe-base:<release>`), an environment per repository and spec
+(`dgm-swe-env:<repo>-<hash>`: the spec's installs, shared by the versions whose specs
+install the same), and a thin instance layer (`dgm-env/<official name>`: the repository
+at its base commit, the project installed).
 
 Each new layer is built in an overlay over its parent's docker layers (`building`), and
 committed on top of the parent (`sandbox.layers.commit`), so instances of one environment
 share everything below their own layer, in docker and, through the same folders, in
-bwrap. Labels record each image's layer kind and parent, for `sizes` and `prune`."""
+bwrap. Labels record each image's layer kind and parent, for `images` and `prune`."""
 
 from __future__ import annotations
 
